@@ -1,0 +1,1 @@
+"""The table device: button-and-LED panel, camera capture, the application service and the CLI."""

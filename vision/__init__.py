@@ -1,0 +1,1 @@
+"""Image in, `TableView` out: tile detection, classification, orientation and layout."""

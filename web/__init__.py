@@ -1,0 +1,1 @@
+"""The Flask app: scoreboard, scorekeeper pages and JSON API."""
