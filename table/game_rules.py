@@ -1,11 +1,503 @@
-"""PLACEHOLDER - owned by the game-keeping work (issue 3): table-level rules per preset."""
+"""Table-level rules per preset: how a game is kept, as opposed to what a single hand is worth.
 
-from dataclasses import dataclass
+Every preset sets every field explicitly, so a reader can compare presets line by line and nothing
+depends on a default. Points are in the preset's own unit: riichi presets count in points (25000),
+the USPML beginner game counts in its small tokens (20).
+
+Sources (see `../shared/research/product-and-rules.md` §2 for the citations behind each cell):
+tenhou (tenhou.net ranked rules), mahjongsoul (ranked 4-player), wrc (WRC 2022), ema (EMA 2016),
+mleague, naro1 (`rules/naro1-tournament-rules.txt`), club (`rules/riichi-club-rulebook.txt`),
+uspml (`rules/uspml-beginner-rules.txt`). Where the sources disagree, the preset's comment says
+which one we follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+ABORTIVE_REASONS: tuple[str, ...] = ("nine-terminals", "four-winds", "four-riichi", "four-kans", "triple-ron")
+"""Abortive draws (tochuu ryuukyoku): kyuushu kyuuhai, suufon renda, suucha riichi, suukaikan, sanchahou."""
+
+
+@dataclass(frozen=True, slots=True)
+class FixedPayments:
+    """Flat payments that do not depend on han or fu (the USPML beginner game).
+
+    `tsumo_by_dealer` is what each player pays a dealer who self-draws; a non-dealer's self-draw is paid
+    `tsumo_dealer_pays` by the dealer and `tsumo_other_pays` by each of the two others.
+    """
+
+    ron_dealer: int
+    ron_other: int
+    tsumo_by_dealer: int
+    tsumo_dealer_pays: int
+    tsumo_other_pays: int
 
 
 @dataclass(frozen=True, slots=True)
 class GameRules:
-    starting_points: int = 25000
+    """Everything that decides how points move between hands and when the game ends.
+
+    Field names follow the game's words; the Japanese term is given where players know the rule by it.
+    """
+
+    name: str
+    title: str
+    # -- points ---------------------------------------------------------------------------------
+    starting_points: int
+    """Points each seat starts with (haikyuu genten)."""
+    return_points: int
+    """Points each seat "returns" at the end (genten); the final result counts from here."""
+    oka: int
+    """Bonus to first place at the end, in points (normally 4 x (return - start))."""
+    uma: tuple[int, int, int, int]
+    """Placement bonus for 1st..4th, in points (juni-ten)."""
+    unit: int
+    """Divisor that turns final points into the result players write down (1000 -> "+31.2")."""
+    tie_rule: Literal["seat", "split"]
+    """Equal final points: "seat" ranks the earlier first dealer higher (kamicha yuusen), "split" shares the
+    tied places' uma and oka equally."""
+    # -- hands -----------------------------------------------------------------------------------
+    honba_value: int
+    """Points per counter added to a win (300: 100 from each payer on a self-draw)."""
+    riichi_allowed: bool
+    riichi_deposit: int
+    """Points a riichi declaration puts on the table (kyoutaku)."""
+    riichi_min_points: int | None
+    """A seat needs at least this many points to declare riichi; None allows it at any score."""
+    fixed_payments: FixedPayments | None
+    """Flat win payments instead of han/fu points (USPML); None for riichi scoring."""
+    tenpai_payment_total: int
+    """Noten bappu at an exhaustive draw: noten seats pay this total to tenpai seats (3000 split)."""
+    noten_pool_payment: int
+    """Each noten seat pays this into the pot at an exhaustive draw (USPML), claimed by the next winner."""
+    renchan_on_dealer_win: bool
+    renchan_on_dealer_tenpai: bool
+    """Tenpai renchan: a dealer who is tenpai at an exhaustive draw keeps the deal."""
+    renchan_on_abortive: bool
+    max_ron_winners: Literal[1, 2, 3]
+    """1 = head bump (atamahane: only the winner nearest the discarder's right scores); 2 = double ron;
+    3 = triple ron allowed."""
+    triple_ron_aborts: bool
+    """Three rons on one discard end the hand as an abortive draw (sanchahou) instead of paying."""
+    multi_ron_honba: Literal["each", "nearest"]
+    """In a multiple ron, whether every winner gets the counters or only the one nearest the discarder."""
+    multi_ron_sticks: Literal["nearest", "split"]
+    """In a multiple ron, riichi sticks go to the winner nearest the discarder, or are shared out."""
+    winners_keep_own_riichi: bool
+    """In a multiple ron, a winner who declared riichi takes back their own stick first."""
+    pao: bool
+    """Liability (pao, sekinin barai) for a yakuman fed by a call (daisangen, daisuushii)."""
+    pao_ron_split: Literal["half", "full"]
+    """Pao on a discard win: liable seat pays half and the discarder half, or the liable seat pays it all.
+    On a self-draw the liable seat always pays the whole yakuman."""
+    nagashi_mangan: bool
+    abortive_draws: frozenset[str]
+    """Which of ABORTIVE_REASONS the preset allows (empty = none)."""
+    # -- penalties -------------------------------------------------------------------------------
+    chombo_mode: Literal["table", "end", "none"]
+    """"table": reverse mangan paid at once (dealer pays 4000 each; otherwise 4000 to the dealer, 2000 to the
+    others); "end": `chombo_penalty` is deducted from the final result; "none": the preset has no chombo."""
+    chombo_penalty: int
+    """Points deducted at the end per chombo (chombo_mode "end")."""
+    penalty_affects_rank: bool
+    """Whether end-of-game penalties count before placement (NARO-1) or after uma (EMA, WRC)."""
+    # -- end of game -----------------------------------------------------------------------------
+    length: Literal["east", "south"]
+    """Last round of a normal game: "east" (tonpuusen) or "south" (hanchan, ends after South 4)."""
+    busting: bool
+    """The game ends when a seat goes below zero (tobi). Zero itself is not a bust."""
+    agari_yame: bool
+    """In the last hand a dealer who wins while in first place may (here: does) end the game."""
+    tenpai_yame: bool
+    """In the last hand a dealer who is tenpai at a draw while in first place ends the game."""
+    west_extension: bool
+    """If nobody has `return_points` after the last hand, play on into the West round (sudden death:
+    the game ends after the first hand that leaves someone at or above `return_points`, at West 4 latest)."""
+    leftover_sticks: Literal["first", "void"]
+    """Riichi sticks still on the table when the game ends go to first place, or leave the game."""
+    notes: tuple[str, ...] = field(default=())
+    """Which source each choice follows where sources conflict or are silent."""
+
+    def __post_init__(self) -> None:
+        unknown = set(self.abortive_draws) - set(ABORTIVE_REASONS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown abortive draws {sorted(unknown)}")
+        if sum(self.uma) != 0:
+            raise ValueError(f"{self.name}: uma must sum to zero, got {self.uma}")
 
 
-GAME_RULES: dict[str, GameRules] = {}
+ALL_ABORTIVE = frozenset(ABORTIVE_REASONS)
+NO_ABORTIVE: frozenset[str] = frozenset()
+
+TENHOU = GameRules(
+    name="tenhou",
+    title="Tenhou ranked (hanchan, red fives)",
+    starting_points=25000,
+    return_points=30000,
+    oka=20000,
+    uma=(20000, 10000, -10000, -20000),
+    unit=1000,
+    tie_rule="seat",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=1000,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=2,
+    triple_ron_aborts=True,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=True,
+    abortive_draws=ALL_ABORTIVE,
+    chombo_mode="table",
+    chombo_penalty=0,
+    penalty_affects_rank=False,
+    length="south",
+    busting=True,
+    agari_yame=True,
+    tenpai_yame=True,
+    west_extension=True,
+    leftover_sticks="first",
+    notes=(
+        "uma 20/10 follows the ranked-room rule list (MJS '10-20'); Pantheon's preset uses 15/5 with oka",
+        "tenhou.net has no chombo online; at a real table we use the usual reverse mangan (mangan barai)",
+    ),
+)
+
+MAHJONGSOUL = GameRules(
+    name="mahjongsoul",
+    title="Mahjong Soul ranked 4-player (hanchan)",
+    starting_points=25000,
+    return_points=25000,
+    oka=0,
+    uma=(15000, 5000, -5000, -15000),
+    unit=1000,
+    tie_rule="seat",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=1000,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=3,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=True,
+    abortive_draws=ALL_ABORTIVE - {"triple-ron"},
+    chombo_mode="table",
+    chombo_penalty=0,
+    penalty_affects_rank=False,
+    length="south",
+    busting=True,
+    agari_yame=True,
+    tenpai_yame=True,
+    west_extension=True,
+    leftover_sticks="first",
+    notes=(
+        "settlement at 25000 with uma 15/5 and no oka follows BH4HPA's preset (the client shows rank points)",
+        "the West round is entered below 30000 as on Tenhou; honba in a multiple ron go to the nearest winner "
+        "as on Tenhou (unverified for Mahjong Soul)",
+        "no chombo online; at a real table we use reverse mangan",
+    ),
+)
+
+WRC = GameRules(
+    name="wrc",
+    title="World Riichi Championship 2022",
+    starting_points=30000,
+    return_points=30000,
+    oka=0,
+    uma=(15000, 5000, -5000, -15000),
+    unit=1000,
+    tie_rule="split",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=None,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=1,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=False,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="end",
+    chombo_penalty=30000,
+    penalty_affects_rank=False,
+    length="south",
+    busting=False,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    leftover_sticks="void",
+    notes=(
+        "chombo -30000 follows the WRC 2022 changes (Pantheon still has -20000)",
+        "busting: Pantheon says no, a riichi.wiki infobox says a negative score ends the game; we follow "
+        "Pantheon and the rulebook's play-to-South-4 format",
+        "riichi below 1000 points is allowed since there is no busting (unverified)",
+    ),
+)
+
+EMA = GameRules(
+    name="ema",
+    title="European Mahjong Association 2016",
+    starting_points=30000,
+    return_points=30000,
+    oka=0,
+    uma=(15000, 5000, -5000, -15000),
+    unit=1000,
+    tie_rule="split",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=None,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=3,
+    triple_ron_aborts=False,
+    multi_ron_honba="each",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=False,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="end",
+    chombo_penalty=20000,
+    penalty_affects_rank=False,
+    length="south",
+    busting=False,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    leftover_sticks="first",
+    notes=(
+        "multiple ron: the discarder pays each winner in full, counters included; sticks to the nearest "
+        "winner (EMA 2016 as summarised on riichi.wiki)",
+        "riichi below 1000 points: no busting, so allowed (unverified)",
+    ),
+)
+
+MLEAGUE = GameRules(
+    name="mleague",
+    title="M-League",
+    starting_points=25000,
+    return_points=30000,
+    oka=20000,
+    uma=(30000, 10000, -10000, -30000),
+    unit=1000,
+    tie_rule="split",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=None,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=1,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=True,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="end",
+    chombo_penalty=20000,
+    penalty_affects_rank=False,
+    length="south",
+    busting=False,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    leftover_sticks="first",
+    notes=(
+        "chombo: one source says a 20000-point penalty, another says mangan payment; we follow the 20000 "
+        "penalty at the end (majyan-item)",
+        "riichi is allowed below 1000 points ('1000点以下でもリーチ可')",
+        "ties share the uma (unverified)",
+        "nagashi mangan: BH4HPA says none, a Japanese blog lists it; we follow the blog, as hand_rules does",
+    ),
+)
+
+NARO1 = GameRules(
+    name="naro1",
+    title="1st North American Riichi Open (NARO-1)",
+    starting_points=30000,
+    return_points=30000,
+    oka=0,
+    uma=(15000, 5000, -5000, -15000),
+    unit=1000,
+    tie_rule="split",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=1000,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=1,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=True,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="end",
+    chombo_penalty=10000,
+    penalty_affects_rank=True,
+    length="south",
+    busting=True,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    leftover_sticks="void",
+    notes=(
+        "§2.1: 30000 start, busting ends the game, atama-hane, uma 5-15, games end at South 4",
+        "§3.1.4 / §3.4.1: chombo is a 10000 deduction at the end that affects placement",
+        "§3.1.2: riichi needs 1000 points; §2.2: last-hand riichi sticks leave the game",
+        "the rulebook says nothing about pao or ties: we follow WRC 2014, its stated basis",
+    ),
+)
+
+CLUB = GameRules(
+    name="club",
+    title="Riichi MJ club rule book",
+    starting_points=25000,
+    return_points=30000,
+    oka=20000,
+    uma=(20000, 10000, -10000, -20000),
+    unit=1000,
+    tie_rule="seat",
+    honba_value=300,
+    riichi_allowed=True,
+    riichi_deposit=1000,
+    riichi_min_points=1000,
+    fixed_payments=None,
+    tenpai_payment_total=3000,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=3,
+    triple_ron_aborts=False,
+    multi_ron_honba="each",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=True,
+    pao=True,
+    pao_ron_split="half",
+    nagashi_mangan=False,
+    abortive_draws=frozenset({"nine-terminals", "four-winds", "four-riichi", "four-kans"}),
+    chombo_mode="table",
+    chombo_penalty=0,
+    penalty_affects_rank=False,
+    length="south",
+    busting=True,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    leftover_sticks="first",
+    notes=(
+        "§1.4 says players begin with 30000, §3.6.1 says 25000 returning 30000 with oka: we follow §3.6.1, "
+        "the section that settles the game",
+        "ties: §3.6 and §3.6.1 say earlier dealership wins the tie, the last paragraph says split; we follow "
+        "the earlier dealership, which the rule book states twice",
+        "§3.4.6: outside tournaments chombo is a reverse mangan paid at the table",
+        "§3.4.3 puts a counter after an abortive draw but §3.4.11 does not say who deals; the dealer keeps "
+        "the deal as in every other preset with abortive draws",
+        "§4.1: honba to every winner, riichi sticks to the winner nearest the discarder's right, winners "
+        "take back their own riichi stick",
+    ),
+)
+
+USPML = GameRules(
+    name="uspml",
+    title="USPML beginner game (flat payments, East round only)",
+    starting_points=20,
+    return_points=20,
+    oka=0,
+    uma=(0, 0, 0, 0),
+    unit=1,
+    tie_rule="seat",
+    honba_value=0,
+    riichi_allowed=False,
+    riichi_deposit=0,
+    riichi_min_points=None,
+    fixed_payments=FixedPayments(ron_dealer=6, ron_other=4, tsumo_by_dealer=2, tsumo_dealer_pays=2,
+                                 tsumo_other_pays=1),
+    tenpai_payment_total=0,
+    noten_pool_payment=1,
+    renchan_on_dealer_win=True,
+    renchan_on_dealer_tenpai=True,
+    renchan_on_abortive=True,
+    max_ron_winners=1,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=False,
+    pao_ron_split="half",
+    nagashi_mangan=False,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="none",
+    chombo_penalty=0,
+    penalty_affects_rank=False,
+    length="east",
+    busting=False,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    leftover_sticks="void",
+    notes=(
+        "20 points each; ron pays 6 (dealer) / 4; tsumo 2 each to a dealer, else 2 from the dealer and 1 "
+        "from each other; each noten seat puts 1 point in a pool the next winner takes",
+        "the deal passes on a non-dealer win or a noten dealer; the game ends when it would pass back to the "
+        "first dealer (one East round); ties go to the seat nearest the first dealer in turn order",
+        "simultaneous rons go to the claimant whose turn comes soonest (head bump)",
+        "the text has no riichi, counters, chombo, busting or abortive draws; a pool left at the end is void "
+        "(the text only says the next winner takes it)",
+    ),
+)
+
+GAME_RULES: dict[str, GameRules] = {
+    rules.name: rules for rules in (TENHOU, MAHJONGSOUL, WRC, EMA, MLEAGUE, NARO1, CLUB, USPML)
+}

@@ -1,1 +1,109 @@
-"""The Flask app: scoreboard, scorekeeper pages and JSON API."""
+"""The Flask app: the scoreboard (anyone), the scorekeeper pages (PIN), the JSON API, the live stream.
+
+`create_app(config)` builds the app around one `Assistant` (the application service); the pages never
+compute a score themselves, they call the assistant's actions and show its snapshots.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, request
+
+from table.errors import InputError
+
+log = logging.getLogger("jantaku.web")
+
+
+def _secret_key(data: Path) -> str:
+    """A per-device secret kept in the data folder, so keeper sessions survive a restart of the service."""
+    path = data / "secret_key"
+    if path.is_file():
+        key = path.read_text().strip()
+        if len(key) >= 32:
+            return key
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def create_app(config: Any = None, assistant: Any = None) -> Flask:
+    """The app for one table. `config` is a `device.config.Config` (or None: `JANTAKU_CONFIG` or the defaults).
+
+    Pass a ready `assistant` to share one with the panel (what `jantaku serve` does); otherwise one is built
+    with the configured camera and no panel.
+    """
+    from device.config import Config, load_config
+
+    if config is None:
+        config = load_config(os.environ.get("JANTAKU_CONFIG") or None)
+    if not isinstance(config, Config):
+        raise TypeError("create_app needs a device.config.Config")
+    if assistant is None:
+        from device.assistant import Assistant
+        from device.camera import open_camera
+
+        assistant = Assistant(config, camera=open_camera(config.camera))
+
+    app = Flask(__name__)
+    data = config.data_path
+    data.mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        SECRET_KEY=_secret_key(data),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="jantaku_session",
+        PERMANENT_SESSION_LIFETIME=12 * 3600,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JANTAKU=config,
+    )
+    app.json.sort_keys = False
+    app.extensions["jantaku"] = assistant
+
+    from web import api, auth, display, keeper, live
+
+    app.extensions["jantaku.live"] = live.StreamHub(assistant, config.max_streams)
+    app.extensions["jantaku.login"] = auth.LoginLimiter(config.login_attempts, config.login_window_seconds)
+    app.register_blueprint(display.bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(keeper.bp)
+    app.register_blueprint(api.bp)
+
+    @app.errorhandler(InputError)
+    def input_error(exc: InputError):
+        return jsonify(error=str(exc)), 400
+
+    @app.errorhandler(404)
+    def not_found(exc):
+        if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+            return jsonify(error=f"no such page: {request.path}"), 404
+        return exc
+
+    @app.errorhandler(405)
+    def bad_method(exc):
+        return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405
+
+    @app.errorhandler(413)
+    def too_large(exc):
+        return jsonify(error="request body too large"), 413
+
+    @app.after_request
+    def headers(resp):
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+        )
+        if request.method != "GET":
+            log.info("%s %s %s", request.method, request.path, resp.status_code)
+        return resp
+
+    return app

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Install jantaku as a service on Raspberry Pi OS (Bookworm or later, Lite or Desktop), from a clone:
+#   sudo bash deploy/install-pi.sh [--hostname jantaku] [--port 8080]
+# Idempotent: run it again after `git pull` to update. What it does:
+#   1. apt: python3-venv, python3-picamera2 (libcamera bindings are not on PyPI), python3-lgpio (Pi 5 GPIO),
+#      python3-opencv's runtime libraries, avahi-daemon (mDNS: http://jantaku.local:8080/)
+#   2. a system user `jantaku` in the gpio and video groups, /var/lib/jantaku for the game log and photos
+#   3. a venv in /opt/jantaku/venv WITH system site packages (so picamera2 and lgpio from apt are seen),
+#      and this package installed into it
+#   4. /etc/jantaku/jantaku.toml from deploy/jantaku.example.toml (kept if it exists), the systemd unit
+#      (Restart=always), the avahi service file, and the hostname
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src="$(pwd)"
+hostname_new="jantaku"
+port=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --hostname) hostname_new="$2"; shift 2 ;;
+        --port) port="$2"; shift 2 ;;
+        *) echo "usage: sudo bash deploy/install-pi.sh [--hostname NAME] [--port N]" >&2; exit 2 ;;
+    esac
+done
+if [ "$(id -u)" -ne 0 ]; then echo "run as root: sudo bash deploy/install-pi.sh" >&2; exit 2; fi
+
+echo "== apt packages"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    python3 python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero \
+    libgl1 libglib2.0-0 avahi-daemon
+
+echo "== user and folders"
+id jantaku >/dev/null 2>&1 || useradd --system --home /var/lib/jantaku --shell /usr/sbin/nologin jantaku
+for group in gpio video; do
+    getent group "$group" >/dev/null && usermod -aG "$group" jantaku
+done
+install -d -o jantaku -g jantaku -m 750 /var/lib/jantaku
+install -d -m 755 /etc/jantaku /opt/jantaku
+
+echo "== venv and package"
+[ -x /opt/jantaku/venv/bin/python ] || python3 -m venv --system-site-packages /opt/jantaku/venv
+/opt/jantaku/venv/bin/pip install -q --disable-pip-version-check --upgrade pip
+/opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$src"
+
+echo "== config"
+if [ ! -f /etc/jantaku/jantaku.toml ]; then
+    install -m 640 -g jantaku deploy/jantaku.example.toml /etc/jantaku/jantaku.toml
+    pin="$(shuf -i 1000-9999 -n 1)"
+    sed -i "s/^pin = \"2468\".*/pin = \"$pin\"            # the scorekeeper PIN/" /etc/jantaku/jantaku.toml
+    echo "   scorekeeper PIN: $pin (change it in /etc/jantaku/jantaku.toml)"
+fi
+if [ -n "$port" ]; then
+    sed -i "s/^port = .*/port = $port/" /etc/jantaku/jantaku.toml
+fi
+port_now="$(sed -n 's/^port = \([0-9]*\).*/\1/p' /etc/jantaku/jantaku.toml)"
+
+echo "== systemd and mDNS"
+install -m 644 deploy/jantaku.service /etc/systemd/system/jantaku.service
+sed "s/<port>8080<\/port>/<port>${port_now:-8080}<\/port>/" deploy/jantaku.avahi.service > /etc/avahi/services/jantaku.service
+if [ "$(hostname)" != "$hostname_new" ]; then
+    hostnamectl set-hostname "$hostname_new"
+    sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$hostname_new/" /etc/hosts
+fi
+systemctl daemon-reload
+systemctl enable --now avahi-daemon
+systemctl enable jantaku
+systemctl restart jantaku
+sleep 3
+systemctl --no-pager --lines=5 status jantaku || true
+echo "== done: open http://$hostname_new.local:${port_now:-8080}/ (scorekeeper: /keeper)"

@@ -1,0 +1,594 @@
+"""The application service: one object owns the game log, the camera and the recognizer, and exposes the actions.
+
+The web pages, the JSON API and the button panel all call these same methods, so a click and a button press
+behave the same way and are tested once. Every action runs under one lock (gpiozero callbacks and waitress
+threads arrive concurrently), bumps `version`, and wakes whoever waits for a change (live page streams,
+the panel's LEDs).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from device import game_port as gp
+from device.camera import Camera, Capture, ReplayCamera
+from device.config import Config
+from device.recognition import Reader, load_reader
+from table.errors import InputError
+
+log = logging.getLogger("jantaku.assistant")
+
+SITUATION_FLAGS = ("ippatsu", "double_riichi", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A hand read from a photo (or typed), waiting for the scorekeeper to fix and confirm it before it counts."""
+
+    scan_id: str | None = None
+    photo: str = ""
+    image: dict[str, int] = field(default_factory=dict)
+    tiles: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    concealed: str = ""
+    win: str = ""
+    melds: list[str] = field(default_factory=list)
+    dora_indicators: str = ""
+    ura_indicators: str = ""
+    ponds: dict[str, str] = field(default_factory=dict)
+    winner: int | None = None
+    discarder: int | None = None
+    tsumo: bool = False
+    flags: dict[str, bool] = field(default_factory=dict)
+    score: dict[str, Any] | None = None
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["photo_url"] = f"/photo/{self.scan_id}.jpg" if self.scan_id else None
+        return data
+
+
+class Assistant:
+    """One table: the game store, the camera, the recognizer, the pending proposal and the panel status."""
+
+    def __init__(self, config: Config, camera: Camera | None = None, reader: Reader | None = None) -> None:
+        self.config = config
+        self.data = config.data_path
+        self.data.mkdir(parents=True, exist_ok=True)
+        (self.data / "scans").mkdir(exist_ok=True)
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._listeners: list[Callable[[], None]] = []
+        self.version = 0
+        self._busy = 0
+        self.status_message = ""
+        self.error_until = 0.0
+        self.game_port_error = gp.unavailable()
+        self.store = gp.open_store(self.data / "games.sqlite3") if self.game_port_error is None else None
+        if self.game_port_error:
+            log.error("game keeping unavailable: %s", self.game_port_error)
+        self.camera = camera
+        self.reader = reader if reader is not None else load_reader(config.recognizer)
+        self._scan_lock = threading.Lock()
+        self._scans: dict[str, dict[str, Any]] = {}
+        self._links = self._load_links()
+        self.proposal: Proposal | None = self._load_proposal()
+        self.furiten: dict[str, Any] | None = None
+        self._cache: tuple[int, dict[str, Any]] | None = None
+        self.panel_description = "off"
+
+    # ---- observation -------------------------------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` (outside the lock) after every change; the panel uses it to set its LEDs."""
+        self._listeners.append(callback)
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+        for cb in list(self._listeners):
+            try:
+                cb()
+            except Exception:  # a broken LED must never break the game
+                log.exception("change listener failed")
+
+    def wait_for_change(self, since: int, timeout: float) -> int:
+        """Block until `version` differs from `since` or `timeout` passes; returns the current version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != since, timeout=timeout)
+            return self.version
+
+    @property
+    def status(self) -> str:
+        """What the status LED shows: ready (steady), busy (blinking), error (fast blinking)."""
+        if self._busy:
+            return "busy"
+        if time.monotonic() < self.error_until:
+            return "error"
+        return "ready"
+
+    @contextmanager
+    def busy(self, what: str):
+        self._busy += 1
+        self.status_message = what
+        self._bump()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            self._bump()
+
+    def flag_error(self, message: str, seconds: float = 4.0) -> None:
+        """Show an error on the status LED and the page for a few seconds (a panel press that made no sense)."""
+        log.warning("%s", message)
+        self.status_message = message
+        self.error_until = time.monotonic() + seconds
+        self._bump()
+        timer = threading.Timer(seconds + 0.05, self._bump)  # the LED and the page go back to "ready"
+        timer.daemon = True
+        timer.start()
+
+    def _require_store(self):
+        if self.store is None:
+            raise InputError(f"game keeping is not available on this build: {self.game_port_error}")
+        return self.store
+
+    def game_id(self) -> int | None:
+        if self.store is None:
+            return None
+        return gp.current_game(self.store)
+
+    def _require_game(self) -> int:
+        gid = self.game_id()
+        if gid is None:
+            raise InputError("no game is running: start a new game first")
+        return gid
+
+    def state(self):
+        """The folded GameState of the current game, or None."""
+        gid = self.game_id()
+        return None if gid is None else self.store.state(gid)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The public scoreboard as JSON-ready data, cached per version (30 spectators read the same dict)."""
+        with self._lock:
+            if self._cache and self._cache[0] == self.version:
+                return self._cache[1]
+            version = self.version
+            game = None
+            if self.store is not None:
+                gid = gp.current_game(self.store)
+                if gid is not None:
+                    game = gp.game_view(self.store, gid, self._links, self._scans.get)
+            data = {
+                "version": version,
+                "game": game,
+                "device": {
+                    "status": self.status,
+                    "message": self.status_message,
+                    "camera": getattr(self.camera, "description", "none"),
+                    "panel": self.panel_description,
+                    "recognizer": self.reader.description,
+                    "game_keeping": self.game_port_error or "ok",
+                },
+            }
+            self._cache = (version, data)
+            return data
+
+    def keeper_snapshot(self) -> dict[str, Any]:
+        """The scoreboard plus what only the scorekeeper sees: the pending proposal, the furiten check, the camera."""
+        with self._lock:
+            data = dict(self.snapshot())
+            data["proposal"] = self.proposal.to_json() if self.proposal else None
+            data["furiten"] = self.furiten
+            data["presets"] = gp.preset_names()
+            data["next_photo"] = self.camera.peek() if isinstance(self.camera, ReplayCamera) else None
+            data["replay_photos"] = (
+                [p.name for p in self.camera.photos] if isinstance(self.camera, ReplayCamera) else []
+            )
+            return data
+
+    # ---- game actions ------------------------------------------------------------------------------------
+
+    def _append(self, event_json: dict[str, Any], what: str):
+        store = self._require_store()
+        with self._lock:
+            gid = self._require_game()
+            state = gp.append(store, gid, event_json)
+            self.furiten = None if event_json.get("type") not in ("riichi",) else self.furiten
+            log.info("%s", what)
+        self._bump()
+        return state
+
+    def start_game(self, players: list[str], preset: str | None = None) -> int:
+        names = [p.strip() for p in players]
+        if len(names) != 4 or any(not n for n in names):
+            raise InputError("a game needs four player names, in seat order from the first East")
+        if len(set(names)) != 4:
+            raise InputError("the four player names must differ")
+        if any(len(n) > 24 for n in names):
+            raise InputError("player names are at most 24 characters")
+        store = self._require_store()
+        with self._lock:
+            gid = gp.new_game(store, names, preset or self.config.preset)
+            self.proposal = None
+            self.furiten = None
+            self._save_proposal()
+            log.info("new game %s: %s (%s)", gid, ", ".join(names), preset or self.config.preset)
+        self._bump()
+        return gid
+
+    def declare_riichi(self, seat: int) -> None:
+        seat = _seat(seat)
+        self._append(gp.riichi_event(seat), f"riichi declared by seat {seat}")
+
+    def record_ron(self, discarder: int, winners: list[dict[str, Any]]) -> None:
+        """`winners`: one per winner, {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)}."""
+        discarder = _seat(discarder, "discarder")
+        if not isinstance(winners, list) or not winners:
+            raise InputError("a ron needs at least one winner")
+        with self._lock:
+            wins = [self._win_entry(w, tsumo=False) for w in winners]
+            if any(w["seat"] == discarder for w in wins):
+                raise InputError("the discarder cannot win on their own discard")
+            by = [w["seat"] for w in wins]
+            self._append(gp.ron_event(discarder, wins), f"ron on seat {discarder}'s discard by {by}")
+
+    def record_tsumo(self, winner: dict[str, Any]) -> None:
+        """`winner`: {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)}."""
+        with self._lock:
+            win = self._win_entry(winner, tsumo=True)
+            self._append(gp.tsumo_event(win), f"tsumo by seat {win['seat']}")
+
+    def _win_entry(self, w: Any, *, tsumo: bool) -> dict[str, Any]:
+        """One winner of a ron or tsumo as the event's Win: priced here from tiles, or han/fu for the preset."""
+        if not isinstance(w, dict):
+            raise InputError("each winner must be an object with a seat and a hand, han/fu or yakuman")
+        seat = _seat(w.get("seat"), "winner seat")
+        if w.get("hand") is not None:
+            hand = w["hand"]
+            if not isinstance(hand, dict):
+                raise InputError('hand must be {"concealed": "...", "win": "5p", "melds": [...]}')
+            score = gp.score_hand_json(hand, winner=seat, tsumo=tsumo, state=self.state(), preset=self._preset_name())
+            if not score.get("valid"):
+                raise InputError(f"that hand does not win: {score.get('error')}")
+            text = gp.hand_text(str(hand.get("concealed") or ""), str(hand.get("win") or ""),
+                                list(hand.get("melds") or []))
+            return gp.win_from_score(seat, score, text)
+        if w.get("yakuman"):
+            return {"seat": seat, "yakuman": _int(w["yakuman"], "yakuman", 1, 6)}
+        if "han" in w:
+            return {"seat": seat, "han": _int(w.get("han"), "han", 1, 13), "fu": _int(w.get("fu", 30), "fu", 20, 110)}
+        raise InputError("a winner needs a hand, han and fu, or a yakuman count")
+
+    def record_draw(self, tenpai: list[int], nagashi: list[int] | None = None) -> None:
+        tenpai_seats = sorted({_seat(s, "tenpai seat") for s in tenpai})
+        nagashi_seats = sorted({_seat(s, "nagashi seat") for s in nagashi or []})
+        self._append(gp.draw_event(tenpai_seats, nagashi_seats), f"exhaustive draw, tenpai {tenpai_seats}")
+
+    def record_abortive_draw(self, reason: str) -> None:
+        self._append(gp.abortive_event(reason), f"abortive draw ({reason})")
+
+    def record_chombo(self, seat: int) -> None:
+        seat = _seat(seat)
+        self._append(gp.chombo_event(seat), f"chombo by seat {seat}")
+
+    def record_adjustment(self, amounts: list[int], reason: str) -> None:
+        if not isinstance(amounts, list) or len(amounts) != 4:
+            raise InputError("an adjustment needs four amounts, one per seat")
+        values = [_int(a, "amount", -1_000_000, 1_000_000) for a in amounts]
+        if sum(values) != 0:
+            raise InputError(f"adjustment amounts must sum to zero, not {sum(values)}")
+        if not str(reason or "").strip():
+            raise InputError("an adjustment needs a reason")
+        self._append(gp.adjust_event(values, str(reason).strip()), f"adjustment {values}: {reason}")
+
+    def end_game(self, reason: str = "time called") -> None:
+        self._append(gp.end_event(reason), f"game ended early ({reason})")
+
+    def undo(self) -> None:
+        store = self._require_store()
+        with self._lock:
+            gid = self._require_game()
+            gp.undo(store, gid)
+            self.furiten = None
+            log.info("undo")
+        self._bump()
+
+    def redo(self) -> None:
+        store = self._require_store()
+        with self._lock:
+            gid = self._require_game()
+            gp.redo(store, gid)
+            log.info("redo")
+        self._bump()
+
+    # ---- camera, proposal, confirm -----------------------------------------------------------------------
+
+    def capture(self) -> tuple[str, Capture]:
+        """Take one photo and keep it under data/scans/; returns its id."""
+        if self.camera is None:
+            raise InputError("no camera is configured")
+        cap = self.camera.capture()
+        scan_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+        (self.data / "scans" / f"{scan_id}.jpg").write_bytes(cap.jpeg)
+        return scan_id, cap
+
+    def scan_hand(self, winner: int | None = None, discarder: int | None = None, tsumo: bool | None = None,
+                  photo: str | None = None) -> Proposal:
+        """Capture, read, and propose the hand; the proposal is scored but nothing is recorded until confirmed."""
+        if winner is not None:
+            winner = _seat(winner, "winner")
+        if discarder is not None:
+            discarder = _seat(discarder, "discarder")
+            if discarder == winner:
+                raise InputError("the winner cannot ron their own discard")
+        if photo and isinstance(self.camera, ReplayCamera):
+            self.camera.select(photo)
+        if not self._scan_lock.acquire(blocking=False):
+            raise InputError("a scan is already running")
+        try:
+            with self.busy("reading the table"):
+                scan_id, cap = self.capture()
+                reading = self.reader.read(cap.jpeg)
+        finally:
+            self._scan_lock.release()
+        prior = self.proposal
+        if winner is None and prior is not None:
+            winner = prior.winner
+            if tsumo is None and discarder is None:
+                tsumo, discarder = prior.tsumo, prior.discarder
+        proposal = Proposal(
+            scan_id=scan_id, photo=cap.name, image=reading.image, tiles=reading.tiles,
+            warnings=reading.warnings, concealed=reading.concealed, win=reading.win, melds=reading.melds,
+            dora_indicators=reading.dora_indicators, ponds=reading.ponds,
+            winner=winner, discarder=None if tsumo else discarder,
+            tsumo=bool(tsumo) if tsumo is not None else discarder is None,
+        )
+        with self._lock:
+            self.proposal = self._scored(proposal)
+            self._save_proposal()
+            log.info("scan %s from %s: %s + %s %s", scan_id, cap.name, proposal.concealed, proposal.win,
+                     " ".join(proposal.melds))
+        self._bump()
+        return self.proposal
+
+    def propose(self, **changes: Any) -> Proposal:
+        """Correct the pending proposal (misread tiles, winner, flags) or type one from scratch; it is re-scored."""
+        allowed = {"concealed", "win", "melds", "dora_indicators", "ura_indicators", "winner", "discarder", "tsumo",
+                   "flags"}
+        unknown = sorted(set(changes) - allowed)
+        if unknown:
+            raise InputError(f"unknown proposal field(s): {', '.join(unknown)}")
+        clean: dict[str, Any] = {}
+        for key in ("concealed", "win", "dora_indicators", "ura_indicators"):
+            if key in changes:
+                clean[key] = _text(changes[key], key)
+        if "melds" in changes:
+            melds = changes["melds"]
+            if isinstance(melds, str):
+                melds = melds.split()
+            if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
+                raise InputError("melds must be a list like [\"pon:777z\", \"chi:213m\"]")
+            clean["melds"] = [m.strip() for m in melds if m.strip()]
+        for key in ("winner", "discarder"):
+            if key in changes:
+                clean[key] = None if changes[key] in (None, "") else _seat(changes[key], key)
+        if "tsumo" in changes:
+            if not isinstance(changes["tsumo"], bool):
+                raise InputError("tsumo must be true or false")
+            clean["tsumo"] = changes["tsumo"]
+        if "flags" in changes:
+            flags = changes["flags"]
+            if not isinstance(flags, dict) or not all(k in SITUATION_FLAGS and isinstance(v, bool)
+                                                      for k, v in flags.items()):
+                raise InputError(f"flags must map some of {', '.join(SITUATION_FLAGS)} to true/false")
+            clean["flags"] = flags
+        with self._lock:
+            base = self.proposal or Proposal()
+            proposal = replace(base, **clean)
+            if proposal.tsumo:
+                proposal = replace(proposal, discarder=None)
+            self.proposal = self._scored(proposal)
+            self._save_proposal()
+        self._bump()
+        return self.proposal
+
+    def _scored(self, proposal: Proposal) -> Proposal:
+        """Score the proposal against the current game (seat wind, riichi, honba, sticks); errors become text."""
+        if proposal.winner is None or not (proposal.concealed or proposal.win):
+            need = "who won" if proposal.winner is None else "the tiles"
+            return replace(proposal, score=None, error=f"say {need} to score this hand")
+        if not proposal.tsumo and proposal.discarder is None:
+            return replace(proposal, score=None, error="say who dealt in (the discarder), or mark it a tsumo")
+        if not proposal.tsumo and proposal.discarder == proposal.winner:
+            return replace(proposal, score=None, error="the winner cannot ron their own discard: pick the discarder")
+        try:
+            state = self.state()
+            result = gp.score_proposal(proposal, state, self._preset_name())
+        except InputError as exc:
+            return replace(proposal, score=None, error=str(exc))
+        error = "" if result.get("valid") else (result.get("error") or "not a winning hand")
+        return replace(proposal, score=result, error=error)
+
+    def _preset_name(self) -> str:
+        gid = self.game_id()
+        return gp.preset_of(self.store, gid) if gid is not None else self.config.preset
+
+    def confirm_proposal(self) -> None:
+        """Record the pending proposal as a ron or tsumo with its scored price, linking its photo to the hand."""
+        with self._lock:
+            p = self.proposal
+            if p is None:
+                raise InputError("there is no proposed hand to confirm: scan or enter one first")
+            p = self._scored(p)
+            if p.error or not p.score:
+                self.proposal = p
+                raise InputError(f"cannot record this hand: {p.error or 'it does not score'}")
+            text = gp.hand_text(p.concealed, p.win, p.melds)
+            win = gp.win_from_score(p.winner, p.score, text)
+            if p.tsumo:
+                state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)")
+            else:
+                state = self._append(gp.ron_event(p.discarder, [win]),
+                                     f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)")
+            if p.scan_id and state.last_hand is not None:
+                meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,
+                        "image": p.image, "tiles": p.tiles, "photo": p.photo}
+                _atomic_write(self.data / "scans" / f"{p.scan_id}.json", json.dumps(meta))
+                self._scans[p.scan_id] = meta
+                self._links[(meta["game"], meta["hand_number"])] = p.scan_id
+            self.proposal = None
+            self._save_proposal()
+        self._bump()
+
+    def discard_proposal(self) -> None:
+        with self._lock:
+            if self.proposal is None:
+                raise InputError("there is no proposed hand to discard")
+            self.proposal = None
+            self._save_proposal()
+        self._bump()
+
+    def photo_path(self, scan_id: str) -> Path:
+        if not scan_id.replace("-", "").isalnum():
+            raise InputError("bad photo id")
+        path = self.data / "scans" / f"{scan_id}.jpg"
+        if not path.is_file():
+            raise InputError(f"no photo {scan_id}")
+        return path
+
+    # ---- furiten -----------------------------------------------------------------------------------------
+
+    def check_furiten(self, seat: int, hand: str | None = None, melds: list[str] | None = None,
+                      discards: str | None = None, read_pond: bool = False) -> dict[str, Any]:
+        """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera."""
+        seat = _seat(seat)
+        if read_pond or hand is None or hand == "":
+            scan_id, cap = self.capture()
+            reading = self.reader.read(cap.jpeg)
+            if hand in (None, ""):
+                hand = reading.concealed + reading.win
+                melds = reading.melds if melds is None else melds
+            if read_pond:
+                # The photo is taken from the checked player's side: their pond is the "near" one.
+                ponds = reading.ponds
+                if "near" in ponds:
+                    discards = ponds["near"]
+                elif len(ponds) == 1:
+                    discards = next(iter(ponds.values()))
+                else:
+                    raise InputError("no discard pond of this seat could be read from the photo: enter the discards")
+        result = gp.furiten_check(_text(hand or "", "hand"), melds or [], _text(discards or "", "discards"))
+        result = {"seat": seat, "hand": hand, "melds": melds or [], "discards": discards or "", **result}
+        with self._lock:
+            self.furiten = result
+        self._bump()
+        return result
+
+    # ---- history and export ------------------------------------------------------------------------------
+
+    def games(self) -> list[dict[str, Any]]:
+        return gp.games_view(self._require_store())
+
+    def history(self) -> dict[str, Any]:
+        gid = self.game_id()
+        if gid is None:
+            return {"game": None, "names": [], "points": [], "hands": []}
+        return gp.history_view(self.store, gid)
+
+    def export(self, game_id: Any, kind: str) -> str:
+        store = self._require_store()
+        try:
+            gid = int(game_id)
+        except (TypeError, ValueError):
+            raise InputError(f"there is no game {game_id!r}") from None
+        return gp.export(store, gid, kind)
+
+    # ---- persistence of what is not an event -------------------------------------------------------------
+
+    def _load_links(self) -> dict[tuple[int, int], str]:
+        """Which scan photo belongs to which recorded hand, from the scan records kept beside the photos."""
+        links: dict[tuple[int, int], str] = {}
+        for meta_path in (self.data / "scans").glob("*.json"):
+            try:
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+                links[(int(meta["game"]), int(meta["hand_number"]))] = meta_path.stem
+                self._scans[meta_path.stem] = meta
+            except (OSError, ValueError, KeyError, TypeError):
+                log.warning("ignoring unreadable scan record %s", meta_path)
+        return links
+
+    def _load_proposal(self) -> Proposal | None:
+        """The pending proposal survives a restart (it is not an event until confirmed, but retyping it is tedious)."""
+        path = self.data / "proposal.json"
+        if not path.is_file():
+            return None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data.pop("photo_url", None)
+            return Proposal(**data)
+        except (OSError, ValueError, TypeError):
+            log.warning("ignoring unreadable pending proposal %s", path)
+            return None
+
+    def _save_proposal(self) -> None:
+        path = self.data / "proposal.json"
+        if self.proposal is None:
+            path.unlink(missing_ok=True)
+        else:
+            _atomic_write(path, json.dumps(self.proposal.to_json()))
+
+
+
+def _seat(value: Any, what: str = "seat") -> int:
+    if isinstance(value, bool) or value is None:
+        raise InputError(f"{what} must be 0-3 (0 is the first East)")
+    try:
+        seat = int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be 0-3 (0 is the first East), not {value!r}") from None
+    if not 0 <= seat <= 3:
+        raise InputError(f"{what} must be 0-3 (0 is the first East), not {seat}")
+    return seat
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be a whole number")
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a whole number, not {value!r}") from None
+    if not low <= n <= high:
+        raise InputError(f"{what} must be between {low} and {high}, not {n}")
+    return n
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be text in MPSZ notation")
+    if len(value) > 200:
+        raise InputError(f"{what} is too long")
+    return value.strip()
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,159 @@
+"""Where the table photo comes from: Picamera2 on a Pi, an OpenCV device (USB webcam), or a folder replayed in order.
+
+All three give the same `Capture` (JPEG bytes plus the decoded frame), so the assistant and the tests never
+care which one is plugged in. On the libcamera stack `cv2.VideoCapture` opens a CSI camera but returns no
+frames, hence Picamera2 first.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from device.config import CameraConfig
+from table.errors import InputError
+
+log = logging.getLogger("jantaku.camera")
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """One photo of the table. `jpeg` is what we store and show; `name` says where it came from."""
+
+    jpeg: bytes
+    name: str
+
+
+class Camera(Protocol):
+    description: str
+
+    def capture(self) -> Capture: ...
+
+    def close(self) -> None: ...
+
+
+def _encode_jpeg(frame_bgr) -> bytes:
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:
+        raise InputError("camera: could not encode the frame as JPEG")
+    return buf.tobytes()
+
+
+class ReplayCamera:
+    """Photos from a folder, one per capture, in name order, starting again after the last."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder).expanduser()
+        if not self.folder.is_dir():
+            raise InputError(f"camera: replay folder {self.folder} does not exist")
+        self.photos = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        if not self.photos:
+            raise InputError(f"camera: replay folder {self.folder} holds no photos ({', '.join(PHOTO_SUFFIXES)})")
+        self._next = 0
+        self._lock = threading.Lock()
+        self.description = f"replay of {len(self.photos)} photo(s) from {self.folder}"
+
+    def capture(self) -> Capture:
+        with self._lock:
+            path = self.photos[self._next % len(self.photos)]
+            self._next += 1
+        return Capture(jpeg=path.read_bytes(), name=path.name)
+
+    def peek(self) -> str:
+        """Name of the photo the next capture returns (the keeper page shows it)."""
+        with self._lock:
+            return self.photos[self._next % len(self.photos)].name
+
+    def select(self, name: str) -> None:
+        """Make the next capture return the photo called `name`."""
+        with self._lock:
+            for i, p in enumerate(self.photos):
+                if p.name == name:
+                    self._next = i
+                    return
+        raise InputError(f"camera: no photo called {name!r} in {self.folder}")
+
+    def close(self) -> None:
+        pass
+
+
+class OpenCVCamera:
+    """A V4L2 device through OpenCV: right for USB webcams, not for CSI modules on libcamera."""
+
+    def __init__(self, index: int, width: int, height: int) -> None:
+        import cv2
+
+        self._cap = cv2.VideoCapture(index)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise InputError(f"camera: no OpenCV device {index}")
+        self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        ok, _ = self._cap.read()
+        if not ok:
+            self._cap.release()
+            raise InputError(f"camera: OpenCV device {index} opened but gives no frames (a CSI camera needs Picamera2)")
+        self._lock = threading.Lock()
+        self.index = index
+        self.description = f"OpenCV device {index}"
+
+    def capture(self) -> Capture:
+        with self._lock:
+            for _ in range(2):  # the first read after idle is often a stale buffered frame
+                ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise InputError(f"camera: OpenCV device {self.index} gave no frame")
+        return Capture(jpeg=_encode_jpeg(frame), name=f"video{self.index}")
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class Picamera2Camera:
+    """The Raspberry Pi camera module through libcamera, full-resolution stills."""
+
+    def __init__(self, width: int, height: int) -> None:
+        from picamera2 import Picamera2  # apt: python3-picamera2, venv with --system-site-packages
+
+        self._cam = Picamera2()
+        config = self._cam.create_still_configuration(main={"size": (width, height), "format": "RGB888"})
+        self._cam.configure(config)
+        self._cam.start()
+        self._lock = threading.Lock()
+        self.description = f"Picamera2 {width}x{height}"
+
+    def capture(self) -> Capture:
+        with self._lock:
+            frame = self._cam.capture_array()  # RGB888 in libcamera terms is BGR byte order, what OpenCV wants
+        return Capture(jpeg=_encode_jpeg(frame), name="picamera2")
+
+    def close(self) -> None:
+        self._cam.close()
+
+
+def open_camera(config: CameraConfig) -> Camera:
+    """The configured source; `auto` tries Picamera2, then OpenCV, then the replay folder, logging why each failed."""
+    if config.source == "replay":
+        return ReplayCamera(config.replay_folder)
+    if config.source == "picamera2":
+        return Picamera2Camera(config.width, config.height)
+    if config.source == "opencv":
+        return OpenCVCamera(config.device, config.width, config.height)
+    try:
+        return Picamera2Camera(config.width, config.height)
+    except Exception as exc:  # ImportError off the Pi; RuntimeError with no module attached
+        log.info("no Picamera2 camera (%s)", exc)
+    if Path(f"/dev/video{config.device}").exists():
+        try:
+            return OpenCVCamera(config.device, config.width, config.height)
+        except Exception as exc:
+            log.info("no OpenCV camera (%s)", exc)
+    else:
+        log.info("no OpenCV camera (/dev/video%d missing)", config.device)
+    return ReplayCamera(config.replay_folder)

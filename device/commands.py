@@ -1,0 +1,130 @@
+"""`jantaku serve` (the table device: page, panel, camera in one process) and `jantaku bench serve` (load test)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+
+def register(commands, bench) -> None:
+    p = commands.add_parser(
+        "serve", help="run the table device: scoreboard page, scorekeeper pages, JSON API, button panel, camera",
+        description="Run the table device in one process (waitress). Every setting has a default; a TOML "
+                    "config file (deploy/jantaku.example.toml) sets the PIN, pins, camera, preset and port, "
+                    "and the options below override it.",
+    )
+    p.add_argument("--config", metavar="FILE", help="TOML config file (default: none, built-in defaults)")
+    p.add_argument("--host", help="address to listen on (default 0.0.0.0: every phone in the room)")
+    p.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one and logs it)")
+    p.add_argument("--data", dest="data_dir", metavar="DIR", help="data folder: game log, photos (default ./data)")
+    p.add_argument("--pin", help="scorekeeper PIN, 4-8 digits")
+    p.add_argument("--rules", dest="preset", help="preset for new games (default tenhou)")
+    p.add_argument("--camera", dest="camera_source", choices=("auto", "picamera2", "opencv", "replay"),
+                   help="camera source (default auto: Picamera2, else OpenCV device, else the replay folder)")
+    p.add_argument("--photos", dest="camera_replay_folder", metavar="DIR",
+                   help="folder of photos the replay camera returns in name order (default: bundled samples)")
+    p.add_argument("--pins", dest="panel_pin_factory", choices=("auto", "mock", "lgpio", "rpigpio", "pigpio", "native"),
+                   help="gpiozero pin factory (default auto: the real pins on a Pi, mock pins elsewhere)")
+    p.add_argument("--threads", type=int, help="waitress worker threads (default 48: 40 live viewers + page loads)")
+    p.add_argument("--no-panel", action="store_true", help="run without the button panel")
+    p.add_argument("--no-recognizer", action="store_true", help="do not load the tile recognizer (type hands)")
+    p.set_defaults(func=serve)
+
+    b = bench.add_parser("serve", help="load test: spectators streaming while the scorekeeper records hands")
+    b.add_argument("--spectators", type=int, default=30, help="live viewers holding an event stream (default 30)")
+    b.add_argument("--hands", type=int, default=40, help="hands the scorekeeper records (default 40)")
+    b.add_argument("--page-loads", type=int, default=200, help="timed page loads during the run (default 200)")
+    b.add_argument("--json", action="store_true", help="print the figures as JSON")
+    b.set_defaults(func=bench_serve)
+
+
+def setup_logging(level: str = "INFO") -> None:
+    """Plain lines on stderr (journald adds the time on a Pi; we add it for terminals and files)."""
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+
+
+def build(config, *, panel: bool = True):
+    """The assistant, its panel and the app, wired as `jantaku serve` runs them (tests build the same)."""
+    from device.assistant import Assistant
+    from device.camera import open_camera
+    from web import create_app
+
+    log = logging.getLogger("jantaku.serve")
+    camera = open_camera(config.camera)
+    log.info("camera: %s", camera.description)
+    assistant = Assistant(config, camera=camera)
+    log.info("recognizer: %s", assistant.reader.description)
+    if config.auto_start and assistant.store is not None and assistant.game_id() is None:
+        assistant.start_game(list(config.players), config.preset)
+    the_panel = None
+    if panel and config.panel.enabled:
+        from device.panel import Panel
+
+        try:
+            the_panel = Panel(assistant, config.panel)
+        except Exception as exc:  # no GPIO access (not in the gpio group), pins busy: keep the page running
+            log.error("panel not started: %s", exc)
+            assistant.panel_description = f"off ({exc})"
+    app = create_app(config, assistant)
+    app.extensions["jantaku.panel"] = the_panel
+    return assistant, the_panel, app
+
+
+def serve(args: argparse.Namespace) -> int:
+    from waitress import create_server
+
+    from device.config import DEFAULT_PIN, load_config
+
+    overrides = {k: getattr(args, k) for k in ("host", "port", "data_dir", "pin", "preset", "camera_source",
+                                               "camera_replay_folder", "panel_pin_factory", "threads")}
+    if args.no_panel:
+        overrides["panel_enabled"] = False
+    if args.no_recognizer:
+        overrides["recognizer"] = False
+    config = load_config(args.config, **overrides)
+    setup_logging(config.log_level)
+    log = logging.getLogger("jantaku.serve")
+    assistant, panel, app = build(config)
+    server = create_server(app, host=config.host, port=config.port, threads=config.threads,
+                           connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku")
+    port = int(server.effective_port)
+    log.info("data folder: %s", config.data_path.resolve())
+    if config.pin == DEFAULT_PIN:
+        log.warning("the scorekeeper PIN is the default %s: set pin in the config file", DEFAULT_PIN)
+    log.info("listening on http://%s:%d/ (scorekeeper: /keeper)", config.host, port)
+    print(f"jantaku: serving on port {port}", file=sys.stderr, flush=True)
+
+    def stop(signum, frame):
+        log.info("stopping (signal %d)", signum)
+        server.close()
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        if panel is not None:
+            panel.close()
+        if assistant.store is not None:
+            assistant.store.close()
+        log.info("stopped")
+    return 0
+
+
+def bench_serve(args: argparse.Namespace) -> int:
+    import json
+
+    from device.loadtest import run_load_test
+
+    result = run_load_test(spectators=args.spectators, hands=args.hands, page_loads=args.page_loads)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for key, value in result.items():
+            print(f"{key:32s} {value}")
+    return 0 if result["ok"] else 1

@@ -1,0 +1,173 @@
+"""Settings of one table device, read from a TOML file where every key has a default.
+
+A club sets the PIN, the GPIO pins of its panel, the camera and the preset once in a file
+(see `deploy/jantaku.example.toml`); a fresh clone runs with no file at all.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from table.errors import InputError
+
+SAMPLE_PHOTOS = Path(__file__).with_name("sample_photos")
+DEFAULT_PIN = "2468"
+CAMERA_SOURCES = ("auto", "picamera2", "opencv", "replay")
+PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
+UNDO_BUTTONS = ("scan", "tsumo", "ron", "draw")
+
+
+@dataclass(frozen=True, slots=True)
+class PanelConfig:
+    """BCM pin numbers of the button-and-LED panel. Seat tuples run East, South, West, North of the first deal."""
+
+    enabled: bool = True
+    pin_factory: str = "auto"
+    riichi_buttons: tuple[int, ...] = (5, 6, 13, 19)
+    riichi_leds: tuple[int, ...] = (12, 16, 20, 21)
+    dealer_leds: tuple[int, ...] = (14, 15, 18, 23)
+    scan_button: int = 17
+    tsumo_button: int = 27
+    ron_button: int = 22
+    draw_button: int = 10
+    status_led: int = 24
+    furiten_led: int = 25
+    undo_button: str = "scan"
+    hold_seconds: float = 1.5
+    select_timeout: float = 10.0
+    bounce_seconds: float = 0.05
+
+    def all_pins(self) -> list[int]:
+        return [
+            *self.riichi_buttons, *self.riichi_leds, *self.dealer_leds, self.scan_button, self.tsumo_button,
+            self.ron_button, self.draw_button, self.status_led, self.furiten_led,
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    source: str = "auto"
+    device: int = 0
+    width: int = 4056
+    height: int = 3040
+    replay_folder: str = str(SAMPLE_PHOTOS)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    host: str = "0.0.0.0"
+    port: int = 8080
+    threads: int = 48
+    max_streams: int = 40
+    data_dir: str = "data"
+    preset: str = "tenhou"
+    pin: str = DEFAULT_PIN
+    players: tuple[str, ...] = ("East", "South", "West", "North")
+    login_attempts: int = 5
+    login_window_seconds: int = 300
+    log_level: str = "INFO"
+    recognizer: bool = True
+    auto_start: bool = True
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    panel: PanelConfig = field(default_factory=PanelConfig)
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser()
+
+
+def _coerce(cls: type, table: dict[str, Any], where: str) -> Any:
+    """Build dataclass `cls` from a TOML table, rejecting unknown keys and wrong types with the key's name."""
+    known = {f.name: f for f in fields(cls)}
+    values: dict[str, Any] = {}
+    default = cls()
+    for key, value in table.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise InputError(f"config: unknown setting {where}{key!r} (known: {', '.join(sorted(known))})")
+        current = getattr(default, name)
+        if isinstance(current, CameraConfig | PanelConfig):
+            if not isinstance(value, dict):
+                raise InputError(f"config: [{where}{key}] must be a table")
+            values[name] = _coerce(type(current), value, f"{where}{key}.")
+            continue
+        values[name] = _check_type(current, value, f"{where}{key}")
+    return replace(default, **values)
+
+
+def _check_type(current: Any, value: Any, key: str) -> Any:
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise InputError(f"config: {key} must be true or false, not {value!r}")
+        return value
+    if isinstance(current, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"config: {key} must be a whole number, not {value!r}")
+        return value
+    if isinstance(current, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InputError(f"config: {key} must be a number, not {value!r}")
+        return float(value)
+    if isinstance(current, tuple):
+        if not isinstance(value, list) or len(value) != len(current):
+            raise InputError(f"config: {key} must be a list of {len(current)} values, not {value!r}")
+        kind = type(current[0])
+        if not all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
+            raise InputError(f"config: every entry of {key} must be a {kind.__name__}, not {value!r}")
+        return tuple(value)
+    if not isinstance(value, str):
+        raise InputError(f"config: {key} must be text, not {value!r}")
+    return value
+
+
+def validate(config: Config) -> Config:
+    """Reject settings that would only fail later (a pin used twice, a PIN that is not 4-8 digits)."""
+    if not (config.pin.isdigit() and 4 <= len(config.pin) <= 8):
+        raise InputError("config: pin must be 4 to 8 digits")
+    if not 0 <= config.port <= 65535:
+        raise InputError(f"config: port {config.port} is not between 0 and 65535")
+    if config.threads < 4:
+        raise InputError("config: threads must be at least 4")
+    if not 0 < config.max_streams < config.threads:
+        raise InputError("config: max_streams must be above 0 and below threads (leave threads for page loads)")
+    if config.camera.source not in CAMERA_SOURCES:
+        raise InputError(f"config: camera.source must be one of {', '.join(CAMERA_SOURCES)}")
+    panel = config.panel
+    if panel.pin_factory not in PIN_FACTORIES:
+        raise InputError(f"config: panel.pin_factory must be one of {', '.join(PIN_FACTORIES)}")
+    if panel.undo_button not in UNDO_BUTTONS:
+        raise InputError(f"config: panel.undo_button must be one of {', '.join(UNDO_BUTTONS)}")
+    pins = panel.all_pins()
+    twice = sorted({p for p in pins if pins.count(p) > 1})
+    if twice:
+        raise InputError(f"config: GPIO pin(s) {', '.join(map(str, twice))} used more than once in [panel]")
+    if any(not 0 <= p <= 27 for p in pins):
+        raise InputError("config: panel pins must be BCM numbers 0-27")
+    if len(config.players) != 4 or any(not p.strip() for p in config.players):
+        raise InputError("config: players must be four non-empty names")
+    return config
+
+
+def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
+    """The defaults, updated from the TOML file at `path` (when given), then from `overrides` (command line)."""
+    config = Config()
+    if path is not None:
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"config file {p} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"config file {p} is not valid TOML: {exc}") from None
+        config = _coerce(Config, data, "")
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    camera = {k.removeprefix("camera_"): clean.pop(k) for k in list(clean) if k.startswith("camera_")}
+    panel = {k.removeprefix("panel_"): clean.pop(k) for k in list(clean) if k.startswith("panel_")}
+    if camera:
+        config = replace(config, camera=replace(config.camera, **camera))
+    if panel:
+        config = replace(config, panel=replace(config.panel, **panel))
+    return validate(replace(config, **clean))

@@ -1,0 +1,339 @@
+"""The device's one doorway into the rules (`table/`): events built, hands scored, state turned into page data.
+
+Everything the assistant needs from the game keeping and the scoring engine goes through here, so the
+web pages and the panel see plain JSON-ready dicts, and a missing or renamed rules module shows up as one
+clear message on the page instead of a crash.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from table.errors import InputError
+
+WIND_NAMES = ("East", "South", "West", "North")
+WIND_LETTERS = "ESWN"
+KIND_TITLES = {"ron": "Ron", "tsumo": "Tsumo", "draw": "Exhaustive draw", "chombo": "Chombo",
+               "abortive": "Abortive draw", "abortive_draw": "Abortive draw"}
+
+
+def unavailable() -> str | None:
+    """Why game keeping cannot run on this build (a rules module missing), or None when it can."""
+    for name in ("table.events", "table.game", "table.store", "table.presets"):
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            return f"{name} cannot be imported ({exc})"
+    from table.presets import PRESETS
+
+    if not PRESETS:
+        return "no rule preset is defined yet (table.hand_rules / table.game_rules are empty)"
+    return None
+
+
+def scoring_unavailable() -> str | None:
+    for name in ("table.hand", "table.scoring", "table.waits"):
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            return f"{name} cannot be imported ({exc})"
+    return None
+
+
+def open_store(path):
+    from table.store import GameStore
+
+    return GameStore(path)
+
+
+def preset_names() -> list[str]:
+    from table.presets import PRESET_NAMES
+
+    return list(PRESET_NAMES)
+
+
+def preset_title(name: str) -> str:
+    from table.presets import get_preset
+
+    try:
+        return get_preset(name).title
+    except InputError:
+        return name
+
+
+def current_game(store) -> int | None:
+    return store.current_game()
+
+
+def new_game(store, names: list[str], preset: str) -> int:
+    from table.presets import get_preset
+
+    get_preset(preset)  # the friendly "unknown rules ... choose one of" message
+    return store.new_game(names, preset)
+
+
+def preset_of(store, game_id: int) -> str:
+    return store.state(game_id).preset
+
+
+def append(store, game_id: int, event_json: dict[str, Any]):
+    from table.events import event_from_json
+
+    return store.append(game_id, event_from_json(event_json))
+
+
+def undo(store, game_id: int):
+    return store.undo(game_id)
+
+
+def redo(store, game_id: int):
+    return store.redo(game_id)
+
+
+# ---- events as JSON (the documented schema of table.events) ----------------------------------------------
+
+
+def riichi_event(seat: int) -> dict[str, Any]:
+    return {"type": "riichi", "seat": seat}
+
+
+def ron_event(discarder: int, wins: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "ron", "discarder": discarder, "wins": wins}
+
+
+def tsumo_event(win: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "tsumo", "win": win}
+
+
+def draw_event(tenpai: list[int], nagashi: list[int]) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "draw", "tenpai": tenpai}
+    if nagashi:
+        event["nagashi"] = nagashi
+    return event
+
+
+def abortive_event(reason: str) -> dict[str, Any]:
+    from table.game_rules import ABORTIVE_REASONS
+
+    if reason not in ABORTIVE_REASONS:
+        raise InputError(f"unknown abortive draw {reason!r}: use one of {', '.join(ABORTIVE_REASONS)}")
+    return {"type": "abortive_draw", "reason": reason}
+
+
+def chombo_event(seat: int) -> dict[str, Any]:
+    return {"type": "chombo", "seat": seat}
+
+
+def adjust_event(amounts: list[int], reason: str) -> dict[str, Any]:
+    return {"type": "adjustment", "amounts": amounts, "reason": reason}
+
+
+def end_event(reason: str) -> dict[str, Any]:
+    return {"type": "game_ended", "reason": reason or "time called"}
+
+
+# ---- scoring --------------------------------------------------------------------------------------------
+
+
+def hand_text(concealed: str, win: str, melds: list[str]) -> str:
+    """The hand as people write it: `456s55p44z555z +0p added-kan:9999m`."""
+    return " ".join(p for p in (concealed, f"+{win}" if win else "", *melds) if p)
+
+
+def score_hand_json(hand: dict[str, Any], *, winner: int, tsumo: bool, state, preset: str) -> dict[str, Any]:
+    """Score a hand for `winner` in the current hand of `state`; the ScoreResult's JSON (valid or not).
+
+    Seat wind, round wind, riichi, honba and sticks come from the game; the flags a photo cannot show
+    (ippatsu, rinshan, haitei...) from `hand["flags"]`.
+    """
+    why = scoring_unavailable()
+    if why:
+        raise InputError(f"the scoring engine is not available: {why}")
+    from table.hand import parse_hand
+    from table.presets import get_preset
+    from table.scoring import Situation, score_hand
+    from table.tiles import parse_tiles
+
+    concealed = str(hand.get("concealed") or "")
+    win = str(hand.get("win") or "")
+    if not win:
+        tiles = parse_tiles(concealed)
+        if not tiles:
+            raise InputError("enter the tiles of the hand")
+        raise InputError("which tile won? enter the winning tile")
+    parsed = parse_hand(concealed, win, list(hand.get("melds") or []))
+    flags = dict(hand.get("flags") or {})
+    if state is not None:
+        situation = Situation(
+            tsumo=tsumo,
+            riichi=bool(state.riichi[winner]) and not flags.get("double_riichi"),
+            seat_wind=state.seat_winds[winner],
+            round_wind=state.round_wind,
+            honba=state.honba,
+            riichi_sticks=state.riichi_sticks,
+            dora_indicators=tuple(parse_tiles(str(hand.get("dora_indicators") or ""))),
+            ura_indicators=tuple(parse_tiles(str(hand.get("ura_indicators") or ""))),
+            **{k: bool(v) for k, v in flags.items() if k != "riichi"},
+        )
+    else:
+        situation = Situation(
+            tsumo=tsumo, seat_wind=(winner % 4),
+            dora_indicators=tuple(parse_tiles(str(hand.get("dora_indicators") or ""))),
+            ura_indicators=tuple(parse_tiles(str(hand.get("ura_indicators") or ""))),
+            **{k: bool(v) for k, v in flags.items() if k != "riichi"},
+        )
+    return score_hand(parsed, situation, get_preset(preset)).to_json()
+
+
+def score_proposal(proposal, state, preset: str) -> dict[str, Any]:
+    hand = {"concealed": proposal.concealed, "win": proposal.win, "melds": proposal.melds,
+            "dora_indicators": proposal.dora_indicators, "ura_indicators": proposal.ura_indicators,
+            "flags": proposal.flags}
+    return score_hand_json(hand, winner=proposal.winner, tsumo=proposal.tsumo, state=state, preset=preset)
+
+
+def win_from_score(seat: int, score: dict[str, Any], hand: str) -> dict[str, Any]:
+    """The event's Win from a valid ScoreResult JSON: its price is stored with the hand (see table.events)."""
+    win: dict[str, Any] = {"seat": seat, "payment": dict(score["payment"]), "hand": hand,
+                           "yaku": [{"name": y["name"], "han": y["han"]} for y in score.get("yaku", [])]}
+    if score.get("limit"):
+        win["payment"]["limit"] = score["limit"]
+    if score.get("yakuman"):
+        win["yakuman"] = int(score["yakuman"])
+    else:
+        win["han"], win["fu"] = int(score["han"]), int(score["fu"])
+    return win
+
+
+def furiten_check(hand: str, melds: list[str], discards: str) -> dict[str, Any]:
+    why = scoring_unavailable()
+    if why:
+        raise InputError(f"the furiten check is not available: {why}")
+    from table.hand import parse_meld
+    from table.tiles import kind_name, parse_tiles, to_mpsz
+    from table.waits import furiten, waits
+
+    tiles = parse_tiles(hand)
+    meld_list = [parse_meld(m) for m in melds]
+    need = 13 - 3 * len(meld_list)
+    if len(tiles) != need:
+        raise InputError(f"a waiting hand has {need} tiles besides its {len(meld_list)} meld(s), not {len(tiles)}")
+    result = furiten(tiles, meld_list, parse_tiles(discards))
+    from table.tiles import Tile
+
+    wait_codes = [to_mpsz([Tile(w.tile_kind)]) for w in waits(tiles, meld_list)]
+    return {"furiten": result.furiten, "reason": result.reason, "tiles": [kind_name(k) for k in result.tiles],
+            "waits": wait_codes}
+
+
+# ---- state as page data ---------------------------------------------------------------------------------
+
+
+def _win_view(win, state, names) -> dict[str, Any]:
+    payment = win.payment.to_json() if win.payment is not None else None
+    limit = win.payment.limit if win.payment is not None else ""
+    return {
+        "seat": win.seat, "name": names[win.seat], "han": win.han or None, "fu": win.fu or None,
+        "yakuman": win.yakuman, "yaku": [{"name": n, "han": h} for n, h in win.yaku], "limit": limit or None,
+        "payment": payment, "hand": win.hand,
+    }
+
+
+def _last_view(hand, names, game_id: int, links: dict, photos: Any) -> dict[str, Any]:
+    kind = hand.kind
+    if kind == "ron":
+        winners = ", ".join(names[s] for s in hand.winners)
+        title = f"{winners} won by ron from {names[hand.discarder]}"
+    elif kind == "tsumo":
+        title = f"{names[hand.winners[0]]} won by tsumo"
+    elif kind == "draw":
+        title = "Exhaustive draw"
+    elif kind == "chombo":
+        title = f"Chombo by {names[hand.offender]}"
+    else:
+        title = f"Abortive draw ({hand.reason})"
+    detail = ""
+    if kind == "draw":
+        detail = "Tenpai: " + (", ".join(names[s] for s in hand.tenpai) or "nobody")
+        if hand.nagashi:
+            detail += "; nagashi mangan: " + ", ".join(names[s] for s in hand.nagashi)
+    if hand.bumped:
+        detail = "Head bump over " + ", ".join(names[s] for s in hand.bumped)
+    scoring = [w for w in hand.wins if w.seat in hand.winners] if kind in ("ron", "tsumo") else []
+    view: dict[str, Any] = {
+        "kind": kind, "title": f"{hand.round_name}-{hand.honba}: {title}", "detail": detail,
+        "winners": [_win_view(w, None, names) for w in scoring], "deltas": list(hand.deltas),
+        "discarder": hand.discarder, "photo": None,
+    }
+    scan = links.get((game_id, hand.number))
+    if scan and scoring and photos is not None:
+        meta = photos(scan)
+        if meta and meta.get("hand") == scoring[0].hand:
+            view["photo"] = {"url": f"/photo/{scan}.jpg", "image": meta.get("image") or {},
+                             "tiles": meta.get("tiles") or []}
+    return view
+
+
+def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
+    """The scoreboard's data for one game (the `game` object of /api/state, documented in the README)."""
+    state = store.state(game_id)
+    names = state.players
+    winds = state.seat_winds
+    seats = [
+        {"seat": s, "name": names[s], "points": state.points[s], "wind": WIND_LETTERS[winds[s]],
+         "wind_name": WIND_NAMES[winds[s]], "dealer": s == state.dealer, "riichi": bool(state.riichi[s])}
+        for s in range(4)
+    ]
+    return {
+        "id": game_id,
+        "preset": state.preset,
+        "preset_title": preset_title(state.preset),
+        "round": state.round_name,
+        "round_wind": WIND_NAMES[state.round_wind],
+        "hand_number": state.hand_number,
+        "honba": state.honba,
+        "riichi_sticks": state.riichi_sticks,
+        "dealer": state.dealer,
+        "seats": seats,
+        "hands_played": state.hands_played,
+        "over": state.over,
+        "over_reason": state.over_reason or "",
+        "standings": [
+            {"seat": st.seat, "name": st.name, "rank": st.rank, "points": st.raw, "net": st.net}
+            for st in state.standings
+        ],
+        "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos),
+    }
+
+
+def history_view(store, game_id: int) -> dict[str, Any]:
+    """Points after every finished hand (the chart) and one line per hand."""
+    states = store.history(game_id)
+    first = states[0]
+    points = [list(first.points)]
+    hands = []
+    previous = first
+    for st in states[1:]:
+        if st.last_hand is not None and st.last_hand is not previous.last_hand:
+            points.append(list(st.points))
+            summary = st.last_hand.summary(st.players)
+            where, _, what = summary.partition(": ")
+            hands.append({"round": where, "title": what, "points": list(st.points)})
+        elif st.points != previous.points:
+            points.append(list(st.points))
+            what = f"game over ({st.over_reason})" if st.over else "adjustment"
+            hands.append({"round": st.round_name, "title": what, "points": list(st.points)})
+        previous = st
+    return {"game": game_id, "names": list(first.players), "points": points, "hands": hands}
+
+
+def games_view(store) -> list[dict[str, Any]]:
+    return [g.to_json() for g in store.games()]
+
+
+def export(store, game_id: int, kind: str) -> str:
+    if kind == "json":
+        return json.dumps(store.export_json(game_id), indent=1)
+    return store.export_csv(game_id)

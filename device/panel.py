@@ -1,0 +1,336 @@
+"""The button-and-LED panel on the table, through gpiozero (the mock pin factory when no Raspberry Pi is found).
+
+Buttons: one riichi button per seat, scan, tsumo, ron and draw; a long press of the undo button (scan by
+default) undoes. LEDs: riichi and dealer per seat, status (steady ready, blinking busy, fast blinking error)
+and furiten. Presses call the same assistant actions as the page.
+
+A win takes a few presses, because the panel has no screen: TSUMO, then the winner's seat button, and the
+hand is scanned and proposed (the page shows it); RON, the winner's seat, then the discarder's seat. Pressing
+TSUMO/RON again confirms the proposal; a long press on undo drops it. DRAW, then the tenpai seats (their
+riichi LEDs light), then DRAW again records the exhaustive draw. While the panel waits for a seat, the seats'
+riichi LEDs blink; after `select_timeout` seconds without a press it goes back to idle.
+
+gpiozero runs callbacks on its own threads, so they only queue the press; one worker thread runs the
+actions in order, so a slow scan never blocks a button and two presses never race.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from device.config import PanelConfig
+from table.errors import InputError
+
+log = logging.getLogger("jantaku.panel")
+
+SEATS = range(4)
+ACTION_BUTTONS = ("scan", "tsumo", "ron", "draw")
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
+    except OSError:
+        return False
+
+
+def make_pin_factory(name: str):
+    """The gpiozero pin factory for `name`; `auto` means gpiozero's own choice on a Pi and MockFactory elsewhere."""
+    if name == "auto":
+        if os.environ.get("GPIOZERO_PIN_FACTORY") or on_raspberry_pi():
+            from gpiozero import Device
+
+            return Device._default_pin_factory() if Device.pin_factory is None else Device.pin_factory
+        name = "mock"
+    if name == "mock":
+        from gpiozero import Device
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+        Device.pin_factory = factory
+        return factory
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    if name == "rpigpio":
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+        return RPiGPIOFactory()
+    if name == "pigpio":
+        from gpiozero.pins.pigpio import PiGPIOFactory
+
+        return PiGPIOFactory()
+    from gpiozero.pins.native import NativeFactory
+
+    return NativeFactory()
+
+
+class Panel:
+    def __init__(self, assistant, config: PanelConfig, pin_factory=None) -> None:
+        from gpiozero import LED, Button
+        from gpiozero.pins.mock import MockFactory
+
+        self.assistant = assistant
+        self.config = config
+        self.factory = pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory)
+        self.is_mock = isinstance(self.factory, MockFactory)
+        bounce = None if self.is_mock else config.bounce_seconds
+        f = self.factory
+
+        def button(pin: int) -> Any:
+            return Button(pin, pull_up=True, bounce_time=bounce, hold_time=config.hold_seconds, pin_factory=f)
+
+        self.buttons: dict[str, Any] = {f"riichi{s}": button(config.riichi_buttons[s]) for s in SEATS}
+        self.buttons.update(
+            scan=button(config.scan_button), tsumo=button(config.tsumo_button), ron=button(config.ron_button),
+            draw=button(config.draw_button),
+        )
+        self.leds: dict[str, Any] = {f"riichi{s}": LED(config.riichi_leds[s], pin_factory=f) for s in SEATS}
+        self.leds.update({f"dealer{s}": LED(config.dealer_leds[s], pin_factory=f) for s in SEATS})
+        self.leds.update(status=LED(config.status_led, pin_factory=f), furiten=LED(config.furiten_led, pin_factory=f))
+        self._led_modes: dict[str, str] = {}
+        self._led_lock = threading.Lock()
+
+        self.mode = "idle"
+        self.mode_data: dict[str, Any] = {}
+        self._mode_since = time.monotonic()
+        self._held: set[str] = set()
+        self._queue: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        for name, btn in self.buttons.items():
+            if name == config.undo_button:
+                btn.when_pressed = lambda n=name: self._held.discard(n)
+                btn.when_held = lambda n=name: self._on_held(n)
+                btn.when_released = lambda n=name: self._on_released(n)
+            else:
+                btn.when_pressed = lambda n=name: self._queue.put(("press", n))
+        self._worker = threading.Thread(target=self._run, name="panel-worker", daemon=True)
+        self._worker.start()
+        assistant.subscribe(self.update_leds)
+        factory_name = type(self.factory).__name__
+        assistant.panel_description = f"mock pins ({factory_name})" if self.is_mock else f"GPIO ({factory_name})"
+        self.update_leds()
+        log.info("panel ready on %s: riichi buttons %s, scan %d, tsumo %d, ron %d, draw %d, undo = long %s",
+                 factory_name, config.riichi_buttons, config.scan_button, config.tsumo_button, config.ron_button,
+                 config.draw_button, config.undo_button)
+
+    # ---- gpiozero callbacks (their threads): only queue -----------------------------------------------------
+
+    def _on_held(self, name: str) -> None:
+        self._held.add(name)
+        self._queue.put(("undo", name))
+
+    def _on_released(self, name: str) -> None:
+        if name in self._held:
+            self._held.discard(name)
+            return
+        self._queue.put(("press", name))
+
+    # ---- the worker: one action at a time ----------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                kind, name = self._queue.get(timeout=0.25)
+            except queue.Empty:
+                self._expire_mode()
+                continue
+            if kind == "stop":
+                self._queue.task_done()
+                return
+            try:
+                if kind == "undo":
+                    self._undo()
+                else:
+                    self._press(name)
+            except InputError as exc:
+                if self.mode.startswith("pick"):
+                    self._set_mode("idle")
+                self.assistant.flag_error(f"panel: {exc}")
+            except Exception as exc:  # keep the panel alive whatever an action does
+                log.exception("panel action %s failed", name)
+                self.assistant.flag_error(f"panel: {name} failed: {exc}")
+            finally:
+                self._queue.task_done()
+                self.update_leds()
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until every queued press has run (tests, and the mock-press API, use it)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self._queue.unfinished_tasks == 0:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def _set_mode(self, mode: str, **data: Any) -> None:
+        self.mode = mode
+        self.mode_data = data
+        self._mode_since = time.monotonic()
+        log.info("panel mode %s %s", mode, data or "")
+        self.update_leds()
+
+    def _expire_mode(self) -> None:
+        if self.mode.startswith(("pick", "draw")) and time.monotonic() - self._mode_since > self.config.select_timeout:
+            log.info("panel: no seat chosen in %.0f s, back to idle", self.config.select_timeout)
+            self._set_mode("idle")
+
+    def _undo(self) -> None:
+        a = self.assistant
+        if self.mode != "idle" or a.proposal is not None:
+            if a.proposal is not None:
+                a.discard_proposal()
+            self._set_mode("idle")
+            return
+        a.undo()
+
+    def _press(self, name: str) -> None:
+        a = self.assistant
+        seat = int(name[-1]) if name.startswith("riichi") else None
+        mode = self.mode
+        if mode == "pick-winner":
+            if seat is None:
+                if name == self.mode_data["kind"]:
+                    self._set_mode("idle")  # pressed the same button again: cancel
+                    return
+                raise InputError("press the winner's seat button")
+            if self.mode_data["kind"] == "ron":
+                self._set_mode("pick-discarder", kind="ron", winner=seat)
+                return
+            self._set_mode("confirm", kind="tsumo", winner=seat)
+            a.scan_hand(winner=seat, tsumo=True)
+            return
+        if mode == "pick-discarder":
+            if seat is None:
+                raise InputError("press the seat button of the player who dealt in")
+            winner = self.mode_data["winner"]
+            if seat == winner:
+                raise InputError("the winner cannot ron their own discard: press the discarder's seat")
+            self._set_mode("confirm", kind="ron", winner=winner, discarder=seat)
+            a.scan_hand(winner=winner, discarder=seat, tsumo=False)
+            return
+        if mode == "draw-tenpai":
+            if seat is not None:
+                tenpai = set(self.mode_data["tenpai"]) ^ {seat}
+                self.mode_data = {"tenpai": sorted(tenpai)}
+                self._mode_since = time.monotonic()
+                return
+            if name == "draw":
+                tenpai = list(self.mode_data["tenpai"])
+                self._set_mode("idle")
+                a.record_draw(tenpai)
+                return
+            raise InputError("press the tenpai seats, then DRAW again")
+        if mode == "confirm":
+            if name == self.mode_data["kind"]:
+                a.confirm_proposal()
+                self._set_mode("idle")
+                return
+            if name == "scan":
+                d = self.mode_data
+                a.scan_hand(winner=d["winner"], discarder=d.get("discarder"), tsumo=d["kind"] == "tsumo")
+                return
+            self._set_mode("idle")  # anything else leaves confirm mode and acts as from idle
+        if seat is not None:
+            a.declare_riichi(seat)
+        elif name in ("tsumo", "ron"):
+            if a.game_id() is None:
+                raise InputError("no game is running")
+            self._set_mode("pick-winner", kind=name)
+        elif name == "draw":
+            if a.game_id() is None:
+                raise InputError("no game is running")
+            self._set_mode("draw-tenpai", tenpai=[])
+        elif name == "scan":
+            a.scan_hand()
+
+    # ---- LEDs follow the state ---------------------------------------------------------------------------
+
+    def led_plan(self) -> dict[str, str]:
+        """What each LED should do now: on, off, blink (busy) or fast (error / choose a seat)."""
+        snap = self.assistant.snapshot()
+        game = snap["game"]
+        plan: dict[str, str] = {}
+        for s in SEATS:
+            seat = game["seats"][s] if game else None
+            plan[f"dealer{s}"] = "on" if seat and seat["dealer"] else "off"
+            riichi = "on" if seat and seat["riichi"] else "off"
+            if self.mode.startswith("pick"):
+                riichi = "blink" if not (self.mode == "pick-discarder" and s == self.mode_data.get("winner")) else "on"
+            elif self.mode == "draw-tenpai":
+                riichi = "on" if s in self.mode_data.get("tenpai", []) else "blink"
+            plan[f"riichi{s}"] = riichi
+        status = self.assistant.status
+        plan["status"] = {"ready": "on", "busy": "blink", "error": "fast"}[status]
+        furiten = self.assistant.furiten
+        plan["furiten"] = "on" if furiten and furiten.get("furiten") else "off"
+        return plan
+
+    def update_leds(self) -> None:
+        plan = self.led_plan()
+        with self._led_lock:
+            for name, mode in plan.items():
+                if self._led_modes.get(name) == mode:
+                    continue
+                led = self.leds[name]
+                if mode == "on":
+                    led.on()
+                elif mode == "off":
+                    led.off()
+                elif mode == "blink":
+                    led.blink(on_time=0.5, off_time=0.5)
+                else:
+                    led.blink(on_time=0.1, off_time=0.1)
+                self._led_modes[name] = mode
+
+    # ---- mock presses and description (the panel page) -----------------------------------------------------
+
+    def press(self, name: str, hold: bool = False) -> None:
+        """Press a mock button (drive its pin low, then high); `undo` means holding the undo button."""
+        if not self.is_mock:
+            raise InputError("only mock pins can be pressed from software")
+        if name == "undo":
+            name, hold = self.config.undo_button, True
+        if name not in self.buttons:
+            raise InputError(f"no button {name!r}: riichi0-riichi3, {', '.join(ACTION_BUTTONS)} or undo")
+        pin = self.buttons[name].pin
+        pin.drive_low()
+        time.sleep(self.config.hold_seconds + 0.3 if hold else 0.02)
+        pin.drive_high()
+        self.wait_idle()
+
+    def describe(self) -> dict[str, Any]:
+        texts = {
+            "idle": "",
+            "pick-winner": f"{self.mode_data.get('kind', '').upper()}: press the winner's seat",
+            "pick-discarder": "RON: press the seat that dealt in",
+            "confirm": f"press {self.mode_data.get('kind', '').upper()} again to record, long press undo to drop",
+            "draw-tenpai": "DRAW: press the tenpai seats, then DRAW again",
+        }
+        with self._led_lock:
+            modes = dict(self._led_modes)
+        return {
+            "mock": self.is_mock,
+            "factory": type(self.factory).__name__,
+            "mode": self.mode,
+            "mode_data": self.mode_data,
+            "mode_text": texts.get(self.mode, self.mode),
+            "leds": {name: bool(led.is_lit) for name, led in self.leds.items()},
+            "led_modes": modes,
+            "buttons": sorted(self.buttons),
+            "undo_button": self.config.undo_button,
+        }
+
+    def close(self) -> None:
+        self._stop.set()
+        self._queue.put(("stop", ""))
+        self._worker.join(timeout=2)
+        for dev in [*self.buttons.values(), *self.leds.values()]:
+            dev.close()

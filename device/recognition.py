@@ -1,0 +1,150 @@
+"""The device's view of the tile recognizer: a photo's JPEG bytes in, a plain `Reading` out.
+
+The recognizer itself lives in `vision/`; this wrapper turns its `TableView` into the MPSZ strings the
+proposal form edits, and degrades to an empty reading with a clear warning when no recognizer is installed,
+so the scorekeeper can still type the hand and the table keeps working.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+log = logging.getLogger("jantaku.recognition")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one photo shows, in the shape of `jantaku read --json`, flattened for the proposal form."""
+
+    image: dict[str, int] = field(default_factory=dict)
+    tiles: list[dict[str, Any]] = field(default_factory=list)
+    concealed: str = ""
+    win: str = ""
+    melds: list[str] = field(default_factory=list)
+    dora_indicators: str = ""
+    ponds: dict[str, str] = field(default_factory=dict)
+    """Discards per seat as seen from the photo: near (whose hand it is), right, across, left."""
+    warnings: list[str] = field(default_factory=list)
+
+
+class Reader(Protocol):
+    description: str
+
+    def read(self, jpeg: bytes) -> Reading: ...
+
+
+def _image_size(jpeg: bytes) -> dict[str, int]:
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        return {}
+    return {"width": int(img.shape[1]), "height": int(img.shape[0])}
+
+
+class ManualReader:
+    """No recognizer: keep the photo, propose nothing, and say so (the scorekeeper types the tiles)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        self.description = f"none ({why})"
+
+    def read(self, jpeg: bytes) -> Reading:
+        return Reading(image=_image_size(jpeg), warnings=[f"tiles not read: {self.why}; enter them with the picker"])
+
+
+def _mpsz(value: Any) -> str:
+    """A TableView field as MPSZ text, whether it arrives as text, a list of tile strings or Tile objects."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return _mpsz(value.get("tiles"))
+    out = []
+    for t in value:
+        out.append(t if isinstance(t, str) else str(t))
+    from table.tiles import parse_tiles, to_mpsz
+
+    text = "".join(out)
+    try:
+        return to_mpsz(parse_tiles(text), sort=False)
+    except ValueError:
+        return text
+
+
+def _meld_text(meld: Any) -> str:
+    if isinstance(meld, str):
+        return meld
+    if isinstance(meld, dict):
+        kind = meld.get("kind", "pon")
+        source = meld.get("source")
+        return f"{kind}:{_mpsz(meld.get('tiles'))}" + (f":{source}" if source else "")
+    kind = getattr(meld, "kind", "pon")
+    return f"{kind}:{_mpsz(getattr(meld, 'tiles', ()))}"
+
+
+def reading_from_json(data: dict[str, Any]) -> Reading:
+    """Map the documented `jantaku read --json` shape onto a Reading."""
+    hand = data.get("hand") or {}
+    ponds: dict[str, str] = {}
+    for i, pond in enumerate(data.get("ponds") or []):
+        if isinstance(pond, dict):
+            ponds[str(pond.get("seat") or i)] = _mpsz(pond.get("tiles"))
+        else:
+            ponds[str(i)] = _mpsz(pond)
+    return Reading(
+        image={k: int(v) for k, v in (data.get("image") or {}).items() if k in ("width", "height")},
+        tiles=[
+            {"tile": str(t.get("tile", "?")), "box": [float(x) for x in t.get("box", [0, 0, 0, 0])],
+             "sideways": bool(t.get("sideways", False))}
+            for t in data.get("tiles") or []
+        ],
+        concealed=_mpsz(hand.get("concealed")),
+        win=_mpsz(hand.get("win")),
+        melds=[_meld_text(m) for m in hand.get("melds") or []],
+        dora_indicators=_mpsz(data.get("dora_indicators")),
+        ponds=ponds,
+        warnings=[str(w) for w in data.get("warnings") or []],
+    )
+
+
+class VisionReader:
+    """The ONNX recognizer from `vision/`, loaded once; reads are serialised (one model, one camera)."""
+
+    def __init__(self, recognizer: Any) -> None:
+        self.recognizer = recognizer
+        self._lock = threading.Lock()
+        self.description = f"vision ({type(recognizer).__name__})"
+
+    def read(self, jpeg: bytes) -> Reading:
+        from table.errors import InputError
+
+        with self._lock:
+            try:
+                view = self.recognizer.read(jpeg)
+            except InputError as exc:
+                return Reading(image=_image_size(jpeg), warnings=[f"tiles not read: {exc}"])
+        data = view.to_json() if hasattr(view, "to_json") else view
+        return reading_from_json(data)
+
+
+def load_reader(enabled: bool = True) -> Reader:
+    """The vision recognizer when it is installed and its model loads, else a ManualReader saying why not."""
+    if not enabled:
+        return ManualReader("the recognizer is switched off in the config")
+    try:
+        module = importlib.import_module("vision.recognizer")
+        recognizer = module.Recognizer()
+    except ModuleNotFoundError as exc:
+        log.warning("no tile recognizer: %s", exc)
+        return ManualReader("no recognizer is installed (vision.recognizer is missing)")
+    except Exception as exc:  # a missing model file, a broken onnxruntime: keep the table running
+        log.warning("tile recognizer failed to load: %s", exc)
+        return ManualReader(f"the recognizer failed to load: {exc}")
+    return VisionReader(recognizer)

@@ -1,0 +1,373 @@
+"""The events of a game: everything that changes the score at a riichi table, as plain JSON-able values.
+
+The log of events is the truth; the score is a fold over it (`table.game.fold`). An event records what
+happened at the table, never a derived number, with one deliberate exception: a win stores the hand's
+price (`payment`) as the scorer gave it when the hand was entered, so an old game replays to the same
+numbers even if the scoring code or a preset changes later. A hand-written event may leave `payment`
+out and give han/fu/yakuman; the reducer prices it with the game's preset.
+
+Seats are 0..3 in the order the players were given (seat 0 is the first dealer, chiicha).
+The JSON form of each event is `{"type": <TYPE>, ...fields}`; README "Keeping a game" documents it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from table.errors import InputError
+
+
+def _seat(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise InputError(f"{what} must be a seat number 0-3, not {value!r}")
+    return value
+
+
+def _seats(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise InputError(f"{what} must be a list of seat numbers, not {value!r}")
+    seats = tuple(_seat(v, what) for v in value)
+    if len(set(seats)) != len(seats):
+        raise InputError(f"{what} lists a seat twice: {list(seats)}")
+    return tuple(sorted(seats))
+
+
+def _int(value: Any, what: str, *, minimum: int | None = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a whole number, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise InputError(f"{what} must be {minimum} or more, not {value}")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{what} must be a non-empty text")
+    return value.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """A hand's price without honba or sticks (same shape as `table.payments.Payment`).
+
+    Ron: `ron` from the discarder. Tsumo: `tsumo_dealer` from the dealer and `tsumo_other` from each
+    non-dealer; when the winner is the dealer `tsumo_dealer` is None and all three pay `tsumo_other`.
+    """
+
+    ron: int | None = None
+    tsumo_dealer: int | None = None
+    tsumo_other: int | None = None
+    limit: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.ron is not None:
+            out["ron"] = self.ron
+        else:
+            out["tsumo_dealer"] = self.tsumo_dealer
+            out["tsumo_other"] = self.tsumo_other
+        if self.limit:
+            out["limit"] = self.limit
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> HandValue:
+        if not isinstance(data, Mapping):
+            raise InputError(f"payment must be an object like {{\"ron\": 3900}}, not {data!r}")
+        unknown = set(data) - {"ron", "tsumo_dealer", "tsumo_other", "limit"}
+        if unknown:
+            raise InputError(f"payment has unknown fields: {', '.join(sorted(unknown))}")
+
+        def opt(key: str) -> int | None:
+            return None if data.get(key) is None else _int(data[key], f"payment {key}", minimum=0)
+
+        value = cls(opt("ron"), opt("tsumo_dealer"), opt("tsumo_other"), str(data.get("limit") or ""))
+        if value.ron is None and value.tsumo_other is None:
+            raise InputError("payment needs \"ron\" or \"tsumo_other\" (and \"tsumo_dealer\" for a non-dealer)")
+        return value
+
+    @classmethod
+    def of(cls, payment: Any) -> HandValue:
+        """Copy a `table.payments.Payment` (or anything with the same fields)."""
+        return cls(payment.ron, payment.tsumo_dealer, payment.tsumo_other, getattr(payment, "limit", "") or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One winner's hand: priced (`payment`), or han/fu/yakuman to be priced by the preset.
+
+    `yaku` ((name, han) pairs) and `hand` (MPSZ text) are kept for the record and the scoreboard; they
+    never change the score. Presets with flat payments (uspml) need none of the numbers.
+    """
+
+    seat: int
+    han: int = 0
+    fu: int = 0
+    yakuman: int = 0
+    payment: HandValue | None = None
+    yaku: tuple[tuple[str, int], ...] = ()
+    hand: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat}
+        if self.han or self.fu:
+            out["han"], out["fu"] = self.han, self.fu
+        if self.yakuman:
+            out["yakuman"] = self.yakuman
+        if self.payment is not None:
+            out["payment"] = self.payment.to_json()
+        if self.yaku:
+            out["yaku"] = [{"name": name, "han": han} for name, han in self.yaku]
+        if self.hand:
+            out["hand"] = self.hand
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Win:
+        if not isinstance(data, Mapping):
+            raise InputError(f"a win must be an object with a \"seat\", not {data!r}")
+        unknown = set(data) - {"seat", "han", "fu", "yakuman", "payment", "yaku", "hand"}
+        if unknown:
+            raise InputError(f"a win has unknown fields: {', '.join(sorted(unknown))}")
+        if "seat" not in data:
+            raise InputError("a win needs a \"seat\"")
+        yaku = data.get("yaku") or []
+        if not isinstance(yaku, list) or not all(isinstance(y, Mapping) and "name" in y for y in yaku):
+            raise InputError("yaku must be a list of {\"name\", \"han\"} objects")
+        return cls(
+            seat=_seat(data["seat"], "winner"),
+            han=_int(data.get("han", 0), "han"),
+            fu=_int(data.get("fu", 0), "fu"),
+            yakuman=_int(data.get("yakuman", 0), "yakuman"),
+            payment=None if data.get("payment") is None else HandValue.from_json(data["payment"]),
+            yaku=tuple((str(y["name"]), _int(y.get("han", 0), "yaku han")) for y in yaku),
+            hand=None if data.get("hand") is None else str(data["hand"]),
+        )
+
+
+class Event:
+    """Base of all events: `type` names the event in JSON."""
+
+    type: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    """The first event of every game: four names in seat order and the preset's name."""
+
+    type: ClassVar[str] = "game_started"
+    players: tuple[str, str, str, str]
+    preset: str
+    started_at: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "players": list(self.players), "preset": self.preset}
+        if self.started_at:
+            out["started_at"] = self.started_at
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RiichiDeclared(Event):
+    """A seat declares riichi and puts its deposit (kyoutaku) on the table."""
+
+    type: ClassVar[str] = "riichi"
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Ron(Event):
+    """One or more winners on one discard. Which of them score (head bump, triple ron) is the preset's call."""
+
+    type: ClassVar[str] = "ron"
+    discarder: int
+    wins: tuple[Win, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "discarder": self.discarder, "wins": [w.to_json() for w in self.wins]}
+
+
+@dataclass(frozen=True, slots=True)
+class Tsumo(Event):
+    """A self-drawn win."""
+
+    type: ClassVar[str] = "tsumo"
+    win: Win
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "win": self.win.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class ExhaustiveDraw(Event):
+    """The wall ran out (ryuukyoku): the tenpai seats, and nagashi mangan seats where the preset has it."""
+
+    type: ClassVar[str] = "draw"
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "tenpai": list(self.tenpai)}
+        if self.nagashi:
+            out["nagashi"] = list(self.nagashi)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class AbortiveDraw(Event):
+    """The hand is stopped (tochuu ryuukyoku); `reason` is one of `table.game_rules.ABORTIVE_REASONS`."""
+
+    type: ClassVar[str] = "abortive_draw"
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Chombo(Event):
+    """A seat commits a chombo: the hand is replayed and the preset's penalty applies."""
+
+    type: ClassVar[str] = "chombo"
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Pao(Event):
+    """`liable` fed the call that made `winner`'s yakuman certain (sekinin barai); applies this hand."""
+
+    type: ClassVar[str] = "pao"
+    winner: int
+    liable: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "winner": self.winner, "liable": self.liable}
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment(Event):
+    """A manual correction: points per seat, summing to zero, with the reason written down."""
+
+    type: ClassVar[str] = "adjustment"
+    amounts: tuple[int, int, int, int]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "amounts": list(self.amounts), "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """The game is stopped before its natural end (time called)."""
+
+    type: ClassVar[str] = "game_ended"
+    reason: str = "time called"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Event):
+    """Takes back the latest event still in effect. Log operation: nothing is erased."""
+
+    type: ClassVar[str] = "undo"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
+class Redo(Event):
+    """Puts back the event the latest undo took back (until a new event is recorded)."""
+
+    type: ClassVar[str] = "redo"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (GameStarted, RiichiDeclared, Ron, Tsumo, ExhaustiveDraw, AbortiveDraw, Chombo, Pao, Adjustment,
+                GameEnded, Undo, Redo)
+}
+
+_FIELDS: dict[str, set[str]] = {
+    "game_started": {"players", "preset", "started_at"},
+    "riichi": {"seat"},
+    "ron": {"discarder", "wins"},
+    "tsumo": {"win"},
+    "draw": {"tenpai", "nagashi"},
+    "abortive_draw": {"reason"},
+    "chombo": {"seat"},
+    "pao": {"winner", "liable"},
+    "adjustment": {"amounts", "reason"},
+    "game_ended": {"reason"},
+    "undo": set(),
+    "redo": set(),
+}
+
+
+def event_from_json(data: Any) -> Event:
+    """Build an event from its JSON object, or InputError naming the first fault."""
+    if not isinstance(data, Mapping):
+        raise InputError(f"an event must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in EVENT_TYPES:
+        raise InputError(f"unknown event type {kind!r}: use one of {', '.join(EVENT_TYPES)}")
+    unknown = set(data) - _FIELDS[kind] - {"type"}
+    if unknown:
+        raise InputError(f"{kind} event has unknown fields: {', '.join(sorted(unknown))}")
+
+    def need(key: str) -> Any:
+        if key not in data:
+            raise InputError(f"{kind} event needs \"{key}\"")
+        return data[key]
+
+    if kind == "game_started":
+        players = need("players")
+        if not isinstance(players, list) or len(players) != 4:
+            raise InputError("game_started needs \"players\": a list of 4 names in seat order")
+        names = tuple(_text(p, "a player's name") for p in players)
+        started = data.get("started_at")
+        return GameStarted(names, _text(need("preset"), "preset"), None if started is None else str(started))
+    if kind == "riichi":
+        return RiichiDeclared(_seat(need("seat"), "riichi seat"))
+    if kind == "ron":
+        wins = need("wins")
+        if not isinstance(wins, list) or not wins:
+            raise InputError("ron needs \"wins\": a list of one to three winners")
+        return Ron(_seat(need("discarder"), "discarder"), tuple(Win.from_json(w) for w in wins))
+    if kind == "tsumo":
+        return Tsumo(Win.from_json(need("win")))
+    if kind == "draw":
+        return ExhaustiveDraw(_seats(data.get("tenpai", []), "tenpai"), _seats(data.get("nagashi", []), "nagashi"))
+    if kind == "abortive_draw":
+        return AbortiveDraw(_text(need("reason"), "abortive draw reason"))
+    if kind == "chombo":
+        return Chombo(_seat(need("seat"), "chombo seat"))
+    if kind == "pao":
+        return Pao(_seat(need("winner"), "pao winner"), _seat(need("liable"), "liable seat"))
+    if kind == "adjustment":
+        amounts = need("amounts")
+        if not isinstance(amounts, list) or len(amounts) != 4:
+            raise InputError("adjustment needs \"amounts\": a list of 4 numbers, one per seat")
+        values = tuple(_int(a, "an adjustment amount", minimum=None) for a in amounts)
+        return Adjustment(values, _text(need("reason"), "adjustment reason"))  # type: ignore[arg-type]
+    if kind == "game_ended":
+        return GameEnded(_text(data.get("reason", "time called"), "reason"))
+    if kind == "undo":
+        return Undo()
+    return Redo()

@@ -1,0 +1,715 @@
+"""The pure reducer: `state = fold(events)`, `apply(state, event)`.
+
+No I/O and no clock: the same events always give the same state, so the store, the web page, the
+panel and a replayed file all agree. `apply` raises InputError when an event makes no sense in the
+state it meets (a ron by the discarder, a second riichi, anything after the game ended); the caller's
+log is then left as it was.
+
+Money flow follows the preset's `GameRules` (`table.game_rules`): honba (counters), riichi sticks on
+the table (kyoutaku), tenpai payments (noten bappu), dealer repeats (renchan), head bump (atamahane),
+liability (pao), chombo, busting (tobi), agari-yame, the West-round extension, and the final
+settlement with uma, oka and the tie rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from table.errors import InputError
+from table.events import (
+    AbortiveDraw,
+    Adjustment,
+    Chombo,
+    Event,
+    ExhaustiveDraw,
+    GameEnded,
+    GameStarted,
+    HandValue,
+    Pao,
+    Redo,
+    RiichiDeclared,
+    Ron,
+    Tsumo,
+    Undo,
+    Win,
+)
+from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
+
+WIND_NAMES = ("East", "South", "West", "North")
+MANGAN_BASE = 2000
+YAKUMAN_BASE = 8000
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One seat's final result. `net` is `net_points / unit` (e.g. +31.2 for 31200 points)."""
+
+    seat: int
+    name: str
+    rank: int
+    raw: int
+    uma: int
+    oka: int
+    penalty: int
+    net_points: int
+    net: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "name": self.name, "rank": self.rank, "raw": self.raw, "uma": self.uma,
+            "oka": self.oka, "penalty": self.penalty, "net_points": self.net_points, "net": self.net,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What one finished hand did: where it was played, how it ended, and who paid what.
+
+    `number` counts results from 1 (a chombo gets its own number), so (game, number) names a hand for good.
+    `deltas` is each seat's change in this result (sticks won included; riichi deposits were paid before).
+    """
+
+    number: int
+    round_wind: int
+    hand_number: int
+    honba: int
+    kind: str
+    deltas: tuple[int, int, int, int]
+    points: tuple[int, int, int, int]
+    winners: tuple[int, ...] = ()
+    discarder: int | None = None
+    bumped: tuple[int, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+    reason: str = ""
+    wins: tuple[Win, ...] = ()
+    offender: int | None = None
+
+    @property
+    def round_name(self) -> str:
+        return f"{WIND_NAMES[self.round_wind]} {self.hand_number}"
+
+    def summary(self, players: Sequence[str]) -> str:
+        """One line for people: "East 1-0: ron, Bob from Cid"."""
+        where = f"{self.round_name}-{self.honba}"
+        if self.kind == "ron":
+            names = ", ".join(players[s] for s in self.winners)
+            text = f"ron, {names} from {players[self.discarder or 0]}"
+            if self.bumped:
+                text += f" (head bump over {', '.join(players[s] for s in self.bumped)})"
+        elif self.kind == "tsumo":
+            text = f"tsumo, {players[self.winners[0]]}"
+        elif self.kind == "draw":
+            text = "draw, tenpai: " + (", ".join(players[s] for s in self.tenpai) or "none")
+            if self.nagashi:
+                text += "; nagashi mangan: " + ", ".join(players[s] for s in self.nagashi)
+        elif self.kind == "chombo":
+            text = f"chombo, {players[self.offender or 0]}"
+        else:
+            text = f"abortive draw ({self.reason})"
+        return f"{where}: {text}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "round": self.round_name, "honba": self.honba, "kind": self.kind,
+            "deltas": list(self.deltas), "points": list(self.points), "winners": list(self.winners),
+            "discarder": self.discarder, "bumped": list(self.bumped), "tenpai": list(self.tenpai),
+            "nagashi": list(self.nagashi), "reason": self.reason, "wins": [w.to_json() for w in self.wins],
+            "offender": self.offender,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole score of a game at one moment. Build it with `fold`; never mutate it."""
+
+    players: tuple[str, str, str, str]
+    preset: str
+    rules: GameRules
+    started_at: str | None
+    points: tuple[int, int, int, int]
+    dealer: int
+    round_wind: int
+    honba: int
+    pot: int
+    """Points on the table waiting for the next winner: riichi deposits (and the USPML draw pool)."""
+    riichi: tuple[bool, bool, bool, bool]
+    """Who has declared riichi in the hand being played."""
+    pao: tuple[tuple[int, int], ...]
+    """(winner, liable seat) pairs declared in the hand being played."""
+    penalties: tuple[int, int, int, int]
+    """End-of-game deductions so far (chombo under presets that settle it at the end), as negative points."""
+    hands_played: int
+    """Hands finished (a chombo's redeal does not count, as the rule books say)."""
+    results: int
+    """Hand results recorded, chombo included: `HandResult.number` of the latest one."""
+    last_hand: HandResult | None
+    over: bool
+    over_reason: str | None
+    standings: tuple[Standing, ...]
+    events: int
+
+    @property
+    def hand_number(self) -> int:
+        return self.dealer + 1
+
+    @property
+    def round_name(self) -> str:
+        return f"{WIND_NAMES[self.round_wind]} {self.hand_number}"
+
+    @property
+    def seat_winds(self) -> tuple[int, int, int, int]:
+        """Seat wind per seat, 0..3 = E S W N (jikaze)."""
+        return tuple((seat - self.dealer) % 4 for seat in range(4))  # type: ignore[return-value]
+
+    @property
+    def riichi_sticks(self) -> int:
+        """Riichi sticks on the table (kyoutaku), counting the pot in deposits."""
+        return self.pot // self.rules.riichi_deposit if self.rules.riichi_deposit else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "preset": self.preset,
+            "started_at": self.started_at,
+            "points": list(self.points),
+            "dealer": self.dealer,
+            "seat_winds": [WIND_NAMES[w] for w in self.seat_winds],
+            "round_wind": WIND_NAMES[self.round_wind],
+            "hand_number": self.hand_number,
+            "round": self.round_name,
+            "honba": self.honba,
+            "riichi_sticks": self.riichi_sticks,
+            "pot": self.pot,
+            "riichi": list(self.riichi),
+            "pao": [{"winner": w, "liable": liable} for w, liable in self.pao],
+            "penalties": list(self.penalties),
+            "hands_played": self.hands_played,
+            "results": self.results,
+            "last_hand": None if self.last_hand is None else self.last_hand.to_json(),
+            "over": self.over,
+            "over_reason": self.over_reason,
+            "standings": [s.to_json() for s in self.standings],
+            "events": self.events,
+        }
+
+
+_STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState))
+
+
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """`dataclasses.replace` for GameState, without its per-call introspection (the fold's hot path)."""
+    new = object.__new__(GameState)
+    for name in _STATE_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
+# -- folding ------------------------------------------------------------------------------------------
+
+
+def resolve(log: Iterable[Event]) -> list[Event]:
+    """The events still in effect once every Undo and Redo in `log` is played out.
+
+    Undo takes back the latest event in effect (never the game start); Redo puts back what the latest
+    undo took, until a new event is recorded. InputError when there is nothing to undo or redo.
+    """
+    stack: list[Event] = []
+    undone: list[Event] = []
+    for event in log:
+        if isinstance(event, Undo):
+            if len(stack) <= 1:
+                raise InputError("nothing to undo: only the game start is recorded")
+            undone.append(stack.pop())
+        elif isinstance(event, Redo):
+            if not undone:
+                raise InputError("nothing to redo")
+            stack.append(undone.pop())
+        else:
+            stack.append(event)
+            undone.clear()
+    return stack
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """Fold a log (game start first; Undo/Redo allowed) into the current state."""
+    effective = resolve(events)
+    if not effective:
+        raise InputError("a game starts with a game_started event; the log is empty")
+    state = start(effective[0])
+    for index, event in enumerate(effective[1:], start=2):
+        try:
+            state = apply(state, event)
+        except InputError as exc:
+            raise InputError(f"event {index} ({event.type}): {exc}") from None
+    return state
+
+
+def history(events: Iterable[Event]) -> list[GameState]:
+    """The state after every event in effect (the first is the fresh game): for charts and CSV rows."""
+    effective = resolve(events)
+    if not effective:
+        raise InputError("a game starts with a game_started event; the log is empty")
+    states = [start(effective[0])]
+    for event in effective[1:]:
+        states.append(apply(states[-1], event))
+    return states
+
+
+def start(event: Event) -> GameState:
+    """The state of a fresh game."""
+    if not isinstance(event, GameStarted):
+        raise InputError(f"a game starts with a game_started event, not {event.type}")
+    players = tuple(name.strip() for name in event.players)
+    if len(players) != 4 or any(not name for name in players):
+        raise InputError("a game needs four player names")
+    if len({name.casefold() for name in players}) != 4:
+        raise InputError(f"player names must differ: {', '.join(players)}")
+    key = event.preset.strip().lower()
+    if key not in GAME_RULES:
+        raise InputError(f"unknown rules {event.preset!r}: choose one of {', '.join(GAME_RULES)}")
+    rules = GAME_RULES[key]
+    return GameState(
+        players=players,  # type: ignore[arg-type]
+        preset=key,
+        rules=rules,
+        started_at=event.started_at,
+        points=(rules.starting_points,) * 4,  # type: ignore[arg-type]
+        dealer=0,
+        round_wind=0,
+        honba=0,
+        pot=0,
+        riichi=(False,) * 4,  # type: ignore[arg-type]
+        pao=(),
+        penalties=(0, 0, 0, 0),
+        hands_played=0,
+        results=0,
+        last_hand=None,
+        over=False,
+        over_reason=None,
+        standings=(),
+        events=1,
+    )
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after `event`, or InputError saying why the event cannot happen now."""
+    if isinstance(event, (Undo, Redo)):
+        raise InputError(f"{event.type} is a log operation: fold the log instead of applying it")
+    if isinstance(event, GameStarted):
+        raise InputError("the game has already started")
+    if state.over:
+        raise InputError(f"the game is over ({state.over_reason}): undo first to change it")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise InputError(f"unknown event {event!r}")
+    new = handler(state, event)
+    if new is state:
+        new = _evolve(state)
+    object.__setattr__(new, "events", state.events + 1)  # `new` is a fresh object nobody else holds yet
+    return new
+
+
+# -- events within a hand -------------------------------------------------------------------------------
+
+
+def _riichi(state: GameState, event: RiichiDeclared) -> GameState:
+    rules, seat = state.rules, event.seat
+    name = state.players[seat]
+    if not rules.riichi_allowed:
+        raise InputError(f"the {rules.name} rules have no riichi")
+    if state.riichi[seat]:
+        raise InputError(f"{name} has already declared riichi this hand")
+    if rules.riichi_min_points is not None and state.points[seat] < rules.riichi_min_points:
+        raise InputError(
+            f"{name} has {state.points[seat]} points; riichi needs at least {rules.riichi_min_points} "
+            f"under the {rules.name} rules"
+        )
+    points = list(state.points)
+    points[seat] -= rules.riichi_deposit
+    riichi = list(state.riichi)
+    riichi[seat] = True
+    return _evolve(state, points=tuple(points), pot=state.pot + rules.riichi_deposit, riichi=tuple(riichi))
+
+
+def _pao(state: GameState, event: Pao) -> GameState:
+    if not state.rules.pao:
+        raise InputError(f"the {state.rules.name} rules have no pao (liability)")
+    if event.winner == event.liable:
+        raise InputError("a player cannot be liable (pao) for their own hand")
+    if any(winner == event.winner for winner, _ in state.pao):
+        raise InputError(f"{state.players[event.winner]} already has a liable player this hand")
+    return _evolve(state, pao=state.pao + ((event.winner, event.liable),))
+
+
+def _adjustment(state: GameState, event: Adjustment) -> GameState:
+    if sum(event.amounts) != 0:
+        raise InputError(f"adjustment amounts must sum to zero, they sum to {sum(event.amounts)}")
+    if not any(event.amounts):
+        raise InputError("adjustment moves no points")
+    if not event.reason.strip():
+        raise InputError("an adjustment needs a reason")
+    points = tuple(p + a for p, a in zip(state.points, event.amounts, strict=True))
+    return _evolve(state, points=points)  # type: ignore[arg-type]
+
+
+def _game_ended(state: GameState, event: GameEnded) -> GameState:
+    return _finish(state, event.reason.strip() or "time called")
+
+
+# -- hand endings ---------------------------------------------------------------------------------------
+
+
+def _one_yakuman_ron(dealer: bool) -> int:
+    return YAKUMAN_BASE * (6 if dealer else 4)
+
+
+def _price(state: GameState, win: Win, *, tsumo: bool) -> HandValue:
+    """The hand's price without honba or sticks: flat (USPML), as recorded, or from han/fu by the preset."""
+    rules = state.rules
+    dealer = win.seat == state.dealer
+    name = state.players[win.seat]
+    fixed = rules.fixed_payments
+    if fixed is not None:
+        if not tsumo:
+            return HandValue(ron=fixed.ron_dealer if dealer else fixed.ron_other)
+        if dealer:
+            return HandValue(tsumo_other=fixed.tsumo_by_dealer)
+        return HandValue(tsumo_dealer=fixed.tsumo_dealer_pays, tsumo_other=fixed.tsumo_other_pays)
+    if win.payment is not None:
+        value = win.payment
+        if tsumo and value.tsumo_other is None:
+            raise InputError(f"{name}'s tsumo needs a tsumo payment, not {value.to_json()}")
+        if tsumo and not dealer and value.tsumo_dealer is None:
+            raise InputError(f"{name} is not the dealer: the tsumo payment needs \"tsumo_dealer\"")
+        if not tsumo and value.ron is None:
+            raise InputError(f"{name}'s ron needs a ron payment, not {value.to_json()}")
+        return value
+    if win.yakuman < 1 and win.han < 1:
+        raise InputError(f"{name}'s win needs han and fu, a yakuman count, or a payment")
+    try:
+        from table.payments import hand_payment
+        from table.presets import get_preset
+    except ImportError as exc:  # pragma: no cover - only while the scoring engine is missing
+        raise InputError(f"cannot price han/fu without the scoring engine ({exc}); give the payment") from None
+    payment = hand_payment(win.han, win.fu, yakuman=win.yakuman, dealer=dealer, tsumo=tsumo,
+                           rules=get_preset(state.preset).hand)
+    return HandValue.of(payment)
+
+
+def _liable(state: GameState, win: Win) -> int | None:
+    if not state.rules.pao or win.yakuman < 1:
+        return None
+    return next((liable for winner, liable in state.pao if winner == win.seat), None)
+
+
+def _ron(state: GameState, event: Ron) -> GameState:
+    rules, discarder = state.rules, event.discarder
+    seats = [w.seat for w in event.wins]
+    if discarder in seats:
+        raise InputError(f"{state.players[discarder]} discarded the tile and cannot win on it")
+    if len(set(seats)) != len(seats):
+        raise InputError("a winner is listed twice")
+    if not 1 <= len(seats) <= 3:
+        raise InputError("a ron has one to three winners")
+    # Nearest to the discarder's right (shimocha) first: the order of head bump and of stick collection.
+    wins = sorted(event.wins, key=lambda w: (w.seat - discarder) % 4)
+    if len(wins) == 3 and rules.triple_ron_aborts:
+        return _abort(state, "triple-ron", check=False)
+    scoring, bumped = wins[: rules.max_ron_winners], tuple(w.seat for w in wins[rules.max_ron_winners:])
+    nearest = scoring[0].seat
+    deltas = [0, 0, 0, 0]
+    honba_points = state.honba * rules.honba_value
+    for win in scoring:
+        value = _price(state, win, tsumo=False)
+        pay = (value.ron or 0) + (honba_points if rules.multi_ron_honba == "each" or win.seat == nearest else 0)
+        liable = _liable(state, win)
+        if liable is not None and liable != discarder:
+            one = _one_yakuman_ron(win.seat == state.dealer)
+            share = one // 2 if rules.pao_ron_split == "half" else one
+            share = min(share, value.ron or 0)
+            deltas[liable] -= share
+            deltas[discarder] -= pay - share
+        else:
+            deltas[discarder] -= pay
+        deltas[win.seat] += pay
+    _collect_pot(state, [w.seat for w in scoring], deltas)
+    dealer_won = any(w.seat == state.dealer for w in scoring)
+    result = _result(state, "ron", deltas, winners=tuple(w.seat for w in scoring), discarder=discarder,
+                     bumped=bumped, wins=tuple(scoring))
+    keep = dealer_won and rules.renchan_on_dealer_win
+    return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1 if keep else 0,
+                      pot=0, ending="win")
+
+
+def _tsumo(state: GameState, event: Tsumo) -> GameState:
+    rules, win = state.rules, event.win
+    value = _price(state, win, tsumo=True)
+    dealer = state.dealer
+    deltas = [0, 0, 0, 0]
+    honba_each = state.honba * rules.honba_value // 3
+    liable = _liable(state, win)
+    if liable is not None:
+        # The liable seat pays one whole yakuman (and the counters); any further yakuman are paid as usual.
+        one = _one_yakuman_ron(win.seat == dealer)
+        yakuman = max(win.yakuman, 1)
+        rest = yakuman - 1
+        for seat in range(4):
+            if seat == win.seat:
+                continue
+            each = _tsumo_share(value, seat, win.seat, dealer)
+            deltas[seat] -= each * rest // yakuman
+        deltas[liable] -= one + 3 * honba_each
+    else:
+        for seat in range(4):
+            if seat != win.seat:
+                deltas[seat] -= _tsumo_share(value, seat, win.seat, dealer) + honba_each
+    deltas[win.seat] = -sum(deltas)
+    _collect_pot(state, [win.seat], deltas)
+    result = _result(state, "tsumo", deltas, winners=(win.seat,), wins=(win,))
+    keep = win.seat == dealer and rules.renchan_on_dealer_win
+    return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1 if keep else 0,
+                      pot=0, ending="win")
+
+
+def _tsumo_share(value: HandValue, payer: int, winner: int, dealer: int) -> int:
+    if winner == dealer or payer != dealer:
+        return value.tsumo_other or 0
+    return value.tsumo_dealer or 0
+
+
+def _collect_pot(state: GameState, winners: list[int], deltas: list[int]) -> None:
+    """Hand the pot (riichi sticks, USPML pool) to the winners, nearest to the discarder first."""
+    rules, pot = state.rules, state.pot
+    if len(winners) > 1 and rules.winners_keep_own_riichi:
+        for seat in winners:
+            if state.riichi[seat]:
+                deltas[seat] += rules.riichi_deposit
+                pot -= rules.riichi_deposit
+    if pot <= 0:
+        return
+    if rules.multi_ron_sticks == "split" and len(winners) > 1:
+        share = pot // len(winners) // 100 * 100
+        for seat in winners:
+            deltas[seat] += share
+        deltas[winners[0]] += pot - share * len(winners)
+    else:
+        deltas[winners[0]] += pot
+
+
+def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
+    rules = state.rules
+    tenpai, nagashi = set(event.tenpai), set(event.nagashi)
+    for seat in range(4):
+        if state.riichi[seat] and seat not in tenpai:
+            raise InputError(
+                f"{state.players[seat]} declared riichi and must show a tenpai hand at a draw; "
+                "a noten riichi is a chombo: record that instead"
+            )
+    if nagashi and not rules.nagashi_mangan:
+        raise InputError(f"the {rules.name} rules have no nagashi mangan")
+    deltas = [0, 0, 0, 0]
+    pot = state.pot
+    if nagashi:
+        # Nagashi mangan is paid like a mangan tsumo and replaces the tenpai payments; no counters.
+        for seat in sorted(nagashi):
+            for payer in range(4):
+                if payer == seat:
+                    continue
+                each = MANGAN_BASE * (2 if seat == state.dealer or payer == state.dealer else 1)
+                deltas[payer] -= each
+                deltas[seat] += each
+    elif rules.noten_pool_payment:
+        for seat in range(4):
+            if seat not in tenpai:
+                deltas[seat] -= rules.noten_pool_payment
+                pot += rules.noten_pool_payment
+    elif 0 < len(tenpai) < 4 and rules.tenpai_payment_total:
+        gain = rules.tenpai_payment_total // len(tenpai)
+        loss = rules.tenpai_payment_total // (4 - len(tenpai))
+        for seat in range(4):
+            deltas[seat] = gain if seat in tenpai else -loss
+    result = _result(state, "draw", deltas, tenpai=tuple(sorted(tenpai)), nagashi=tuple(sorted(nagashi)))
+    keep = state.dealer in tenpai and rules.renchan_on_dealer_tenpai
+    return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1, pot=pot, ending="draw")
+
+
+def _abortive(state: GameState, event: AbortiveDraw) -> GameState:
+    return _abort(state, event.reason.strip().lower(), check=True)
+
+
+def _abort(state: GameState, reason: str, *, check: bool) -> GameState:
+    rules = state.rules
+    if check:
+        if reason not in ABORTIVE_REASONS:
+            raise InputError(f"unknown abortive draw {reason!r}: use one of {', '.join(ABORTIVE_REASONS)}")
+        if reason not in rules.abortive_draws:
+            allowed = ", ".join(r for r in ABORTIVE_REASONS if r in rules.abortive_draws) or "none"
+            raise InputError(f"the {rules.name} rules do not allow a {reason} abortive draw (allowed: {allowed})")
+        if reason == "four-riichi" and not all(state.riichi):
+            raise InputError("a four-riichi abortive draw needs all four players in riichi")
+    deltas = [0, 0, 0, 0]
+    result = _result(state, "abortive_draw", deltas, reason=reason)
+    return _next_hand(state, deltas, result, keep_deal=rules.renchan_on_abortive, honba=state.honba + 1,
+                      pot=state.pot, ending="abort")
+
+
+def _chombo(state: GameState, event: Chombo) -> GameState:
+    rules, seat = state.rules, event.seat
+    if rules.chombo_mode == "none":
+        raise InputError(f"the {rules.name} rules have no chombo penalty; record an adjustment instead")
+    deltas = [0, 0, 0, 0]
+    penalties = list(state.penalties)
+    if rules.chombo_mode == "table":
+        # Reverse mangan (mangan barai): a dealer pays 4000 to each; otherwise 4000 to the dealer, 2000 to others.
+        for other in range(4):
+            if other == seat:
+                continue
+            each = MANGAN_BASE * (2 if seat == state.dealer or other == state.dealer else 1)
+            deltas[other] += each
+            deltas[seat] -= each
+    else:
+        penalties[seat] -= rules.chombo_penalty
+    # The hand is replayed: riichi deposits go back, no counter, the dealer keeps the deal.
+    pot = state.pot
+    for other in range(4):
+        if state.riichi[other]:
+            deltas[other] += rules.riichi_deposit
+            pot -= rules.riichi_deposit
+    result = _result(_evolve(state, pot=pot), "chombo", deltas, offender=seat)
+    return _next_hand(_evolve(state, penalties=tuple(penalties)), deltas, result, keep_deal=True,  # type: ignore[arg-type]
+                      honba=state.honba, pot=pot, ending="chombo")
+
+
+def _result(state: GameState, kind: str, deltas: list[int], **fields: Any) -> HandResult:
+    points = tuple(p + d for p, d in zip(state.points, deltas, strict=True))
+    return HandResult(
+        number=state.results + 1,
+        round_wind=state.round_wind,
+        hand_number=state.hand_number,
+        honba=state.honba,
+        kind=kind,
+        deltas=tuple(deltas),  # type: ignore[arg-type]
+        points=points,  # type: ignore[arg-type]
+        **fields,
+    )
+
+
+def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_deal: bool, honba: int, pot: int,
+               ending: str) -> GameState:
+    """Move the money, pass (or keep) the deal, and decide whether the game is over."""
+    rules = state.rules
+    points = result.points
+    dealer, round_wind = state.dealer, state.round_wind
+    if not keep_deal:
+        dealer = (dealer + 1) % 4
+        if dealer == 0:
+            round_wind += 1
+    new = _evolve(
+        state,
+        points=points,
+        dealer=dealer,
+        round_wind=round_wind,
+        honba=honba,
+        pot=pot,
+        riichi=(False,) * 4,
+        pao=(),
+        hands_played=state.hands_played + (0 if ending == "chombo" else 1),
+        results=result.number,
+        last_hand=result,
+    )
+    last_round = 0 if rules.length == "east" else 1
+    target = rules.return_points
+    all_last = state.dealer == 3 and state.round_wind >= last_round
+    if rules.busting and any(p < 0 for p in points):
+        busted = ", ".join(state.players[s] for s in range(4) if points[s] < 0)
+        return _finish(new, f"bust: {busted} below zero")
+    if state.round_wind > last_round and any(p >= target for p in points):
+        return _finish(new, f"{WIND_NAMES[state.round_wind]} round: a player reached {target}")
+    if keep_deal:
+        top = all(points[state.dealer] > points[s] for s in range(4) if s != state.dealer)
+        reached = not rules.west_extension or points[state.dealer] >= target
+        if all_last and top and reached:
+            if ending == "win" and rules.agari_yame:
+                return _finish(new, "agari-yame: the dealer won the last hand in first place")
+            if ending == "draw" and rules.tenpai_yame:
+                return _finish(new, "tenpai-yame: the dealer was tenpai in the last hand in first place")
+        return new
+    if round_wind > last_round:
+        if rules.west_extension and round_wind == last_round + 1 and all(p < target for p in points):
+            return new
+        return _finish(new, f"{WIND_NAMES[state.round_wind]} {state.hand_number} finished")
+    return new
+
+
+# -- the end -------------------------------------------------------------------------------------------
+
+
+def _finish(state: GameState, reason: str) -> GameState:
+    """Close the game: leftover sticks, placement with the tie rule, uma, oka, penalties."""
+    rules = state.rules
+    points = list(state.points)
+    penalties = state.penalties
+    basis = [p + (penalties[s] if rules.penalty_affects_rank else 0) for s, p in enumerate(points)]
+    order = sorted(range(4), key=lambda s: (-basis[s], s))
+    if rules.tie_rule == "split":
+        groups = _tie_groups(order, basis)
+    else:
+        groups = [[s] for s in order]
+    pot = state.pot
+    if pot and rules.leftover_sticks == "first":
+        firsts = groups[0]
+        share = pot // len(firsts)
+        for seat in firsts:
+            points[seat] += share
+        points[firsts[0]] += pot - share * len(firsts)
+    pot = 0  # given to first place, or void: either way no longer on the table
+    place_bonus = [rules.uma[i] + (rules.oka if i == 0 else 0) for i in range(4)]
+    standings: list[Standing] = []
+    position = 0
+    for group in groups:
+        places = range(position, position + len(group))
+        uma_total = sum(rules.uma[i] for i in places)
+        oka_total = sum(place_bonus[i] - rules.uma[i] for i in places)
+        for index, seat in enumerate(group):
+            uma = _share(uma_total, len(group), index)
+            oka = _share(oka_total, len(group), index)
+            net_points = points[seat] - rules.return_points + uma + oka + penalties[seat]
+            standings.append(Standing(
+                seat=seat, name=state.players[seat], rank=position + 1, raw=points[seat], uma=uma, oka=oka,
+                penalty=penalties[seat], net_points=net_points, net=round(net_points / rules.unit, 3),
+            ))
+        position += len(group)
+    return _evolve(state, points=tuple(points), pot=pot, over=True, over_reason=reason,  # type: ignore[arg-type]
+                   standings=tuple(standings))
+
+
+def _tie_groups(order: list[int], basis: list[int]) -> list[list[int]]:
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and basis[groups[-1][0]] == basis[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
+
+
+def _share(total: int, parts: int, index: int) -> int:
+    """Split `total` into `parts` whole points; any odd remainder goes to the earlier seats."""
+    base, extra = divmod(total, parts)
+    return base + (1 if index < extra else 0)
+
+
+_HANDLERS: dict[type, Any] = {
+    RiichiDeclared: _riichi,
+    Ron: _ron,
+    Tsumo: _tsumo,
+    ExhaustiveDraw: _draw,
+    AbortiveDraw: _abortive,
+    Chombo: _chombo,
+    Pao: _pao,
+    Adjustment: _adjustment,
+    GameEnded: _game_ended,
+}

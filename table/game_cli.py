@@ -1,0 +1,502 @@
+"""`jantaku game ...`: keep the score of a whole game from the shell, and `jantaku bench game`.
+
+Every command acts on the newest game in the database (`--game ID` picks another) and prints the
+score after it. Seats can be named by number (0-3, in the order the players were given), by player
+name, or by the current seat wind (E S W N, east ... north).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from table.errors import InputError
+
+ABORT_CHOICES = ("nine-terminals", "four-winds", "four-riichi", "four-kans", "triple-ron")
+_WIND_WORDS = {"e": 0, "east": 0, "s": 1, "south": 1, "w": 2, "west": 2, "n": 3, "north": 3}
+
+
+# -- per-winner options ---------------------------------------------------------------------------------
+
+
+class _WinnerAction(argparse.Action):
+    """`--winner SEAT` opens a new winner; the hand options after it belong to that winner."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+        winners = list(getattr(namespace, "winners", None) or [])
+        winners.append({"seat": values})
+        namespace.winners = winners
+
+
+class _WinOption(argparse.Action):
+    """A hand option (`--han`, `--hand`, `--dora`, `--ippatsu` ...) for the latest `--winner`, or for all."""
+
+    def __init__(self, option_strings, dest, repeat=False, **kwargs):  # noqa: ANN001
+        self.repeat = repeat
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+        winners = getattr(namespace, "winners", None)
+        if winners:
+            target = winners[-1]
+        else:
+            target = dict(getattr(namespace, "win_defaults", None) or {})
+            namespace.win_defaults = target
+        value = self.const if self.nargs == 0 else values
+        if self.repeat:
+            target[self.dest] = [*target.get(self.dest, []), value]
+        else:
+            target[self.dest] = value
+
+
+def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
+    group = parser.add_argument_group("the hand: han/fu/yakuman, or the tiles (scored on the spot)")
+    group.add_argument("--han", type=int, action=_WinOption, help="han of the hand (with --fu)")
+    group.add_argument("--fu", type=int, action=_WinOption, help="fu of the hand (below 5 han)")
+    group.add_argument("--yakuman", type=int, action=_WinOption, help="number of yakuman (1, or 2 for a double)")
+    group.add_argument("--hand", action=_WinOption, metavar="TILES",
+                       help="concealed tiles without the winning tile, e.g. 234m567p11s345s")
+    group.add_argument("--win", action=_WinOption, metavar="TILE", help="the winning tile, e.g. 4s")
+    group.add_argument("--meld", action=_WinOption, repeat=True, metavar="KIND:TILES",
+                       help="a called meld, e.g. pon:777z (repeatable)")
+    group.add_argument("--dora", action=_WinOption, repeat=True, metavar="TILES", help="dora indicator(s)")
+    group.add_argument("--ura", action=_WinOption, repeat=True, metavar="TILES", help="ura dora indicator(s)")
+    flags = ["--ippatsu", "--double-riichi"]
+    flags += ["--rinshan", "--haitei", "--tenhou", "--chiihou"] if tsumo else ["--chankan", "--houtei", "--renhou"]
+    for flag in flags:
+        group.add_argument(flag, action=_WinOption, nargs=0, const=True, help=argparse.SUPPRESS)
+    group.description = "Situation flags: " + " ".join(flags) + ". Riichi comes from the game (declared seats)."
+
+
+# -- registration ---------------------------------------------------------------------------------------
+
+
+def register(commands, bench) -> None:  # noqa: ANN001
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", type=Path, default=None,
+                        help="game database (default: $JANTAKU_DB or ~/.local/share/jantaku/jantaku.db)")
+    common.add_argument("--game", type=int, default=None, help="game id (default: the newest game)")
+    common.add_argument("--json", action="store_true", help="print the state as JSON")
+
+    game = commands.add_parser("game", help="keep the score of a whole game")
+    sub = game.add_subparsers(dest="game_command", required=True, metavar="ACTION")
+
+    p = sub.add_parser("new", parents=[common], help="start a game")
+    p.add_argument("--players", required=True, help="four names in seat order, first dealer first: A,B,C,D")
+    p.add_argument("--rules", default="tenhou", help="rule preset (default tenhou)")
+    p.set_defaults(func=_cmd_new)
+
+    p = sub.add_parser("riichi", parents=[common], help="a seat declares riichi (1000 on the table)")
+    p.add_argument("seat")
+    p.set_defaults(func=_cmd_riichi)
+
+    p = sub.add_parser("ron", parents=[common], help="win(s) on a discard",
+                       description="One --winner per winner, each followed by its hand options. "
+                                   "Options before the first --winner apply to every winner.")
+    p.add_argument("--from", dest="discarder", required=True, metavar="SEAT", help="who discarded")
+    p.add_argument("--winner", action=_WinnerAction, required=True, metavar="SEAT")
+    _add_hand_options(p, tsumo=False)
+    p.set_defaults(func=_cmd_ron, winners=None, win_defaults=None)
+
+    p = sub.add_parser("tsumo", parents=[common], help="a self-drawn win")
+    p.add_argument("seat")
+    _add_hand_options(p, tsumo=True)
+    p.set_defaults(func=_cmd_tsumo, winners=None, win_defaults=None)
+
+    p = sub.add_parser("draw", parents=[common], help="exhaustive draw (wall ran out)")
+    p.add_argument("--tenpai", default="", help="tenpai seats, comma-separated (none: noten all round)")
+    p.add_argument("--nagashi", default="", help="nagashi mangan seats, comma-separated")
+    p.set_defaults(func=_cmd_draw)
+
+    p = sub.add_parser("abort", parents=[common], help="abortive draw")
+    p.add_argument("reason", choices=ABORT_CHOICES)
+    p.set_defaults(func=_cmd_abort)
+
+    p = sub.add_parser("chombo", parents=[common], help="a seat commits a chombo")
+    p.add_argument("seat")
+    p.set_defaults(func=_cmd_chombo)
+
+    p = sub.add_parser("pao", parents=[common], help="LIABLE is liable for WINNER's yakuman this hand")
+    p.add_argument("winner")
+    p.add_argument("liable")
+    p.set_defaults(func=_cmd_pao)
+
+    p = sub.add_parser("adjust", parents=[common], help="move points by hand: SEAT=AMOUNT ... summing to zero")
+    p.add_argument("amounts", nargs="+", metavar="SEAT=AMOUNT")
+    p.add_argument("--reason", required=True)
+    p.set_defaults(func=_cmd_adjust)
+
+    p = sub.add_parser("end", parents=[common], help="end the game now (time called)")
+    p.add_argument("--reason", default="time called")
+    p.set_defaults(func=_cmd_end)
+
+    for name, helptext in (("undo", "take back the latest event"), ("redo", "put back what undo took")):
+        p = sub.add_parser(name, parents=[common], help=helptext)
+        p.set_defaults(func=_cmd_undo if name == "undo" else _cmd_redo)
+
+    p = sub.add_parser("show", parents=[common], help="the score now")
+    p.set_defaults(func=_cmd_show)
+
+    p = sub.add_parser("export", parents=[common], help="the events as JSON lines (replayable), or --csv / --json")
+    p.add_argument("--csv", action="store_true", help="one row per hand with the score after it")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("replay", help="fold a file of events (one JSON object per line) and print the state")
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("list", parents=[common], help="the games in the database")
+    p.set_defaults(func=_cmd_list)
+
+    b = bench.add_parser("game", help="event log: durable appends per second, replay time of a long log")
+    b.add_argument("--appends", type=int, default=300, help="events to append with full durability")
+    b.add_argument("--events", type=int, default=10000, help="length of the log to replay")
+    b.add_argument("--dir", type=Path, default=None, help="where to put the scratch database (default: a temp dir)")
+    b.set_defaults(func=_cmd_bench)
+
+
+# -- helpers --------------------------------------------------------------------------------------------
+
+
+def _store(args):  # noqa: ANN001, ANN202
+    from table.store import GameStore, default_db_path
+
+    return GameStore(args.db or default_db_path())
+
+
+def _game_id(store, args) -> int:  # noqa: ANN001
+    if args.game is not None:
+        return int(args.game)
+    current = store.current_game()
+    if current is None:
+        raise InputError("no game yet: start one with `jantaku game new --players A,B,C,D`")
+    return current
+
+
+def resolve_seat(state, text: str) -> int:  # noqa: ANN001
+    """A seat from "0".."3", a player's name, or the current seat wind ("E", "south")."""
+    word = str(text).strip()
+    if word in ("0", "1", "2", "3"):
+        return int(word)
+    for seat, name in enumerate(state.players):
+        if name.casefold() == word.casefold():
+            return seat
+    wind = _WIND_WORDS.get(word.lower())
+    if wind is not None:
+        return state.seat_winds.index(wind)
+    raise InputError(f"unknown seat {text!r}: use 0-3, a player's name ({', '.join(state.players)}) or E/S/W/N")
+
+
+def _seat_list(state, text: str) -> tuple[int, ...]:  # noqa: ANN001
+    words = [w for w in text.replace(" ", ",").split(",") if w.strip()]
+    if len(words) == 1 and words[0].lower() == "none":
+        return ()
+    seats = [resolve_seat(state, w) for w in words]
+    if len(set(seats)) != len(seats):
+        raise InputError(f"a seat is listed twice in {text!r}")
+    return tuple(sorted(seats))
+
+
+def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):  # noqa: ANN001, ANN202
+    """A Win from han/fu/yakuman or from tiles scored by the engine with the game's winds and riichi."""
+    from table.events import HandValue, Win
+
+    name = state.players[seat]
+    manual = any(options.get(k) is not None for k in ("han", "fu", "yakuman"))
+    tiles = options.get("hand") is not None or options.get("win") is not None
+    if manual and tiles:
+        raise InputError(f"{name}: give either --han/--fu/--yakuman or --hand/--win, not both")
+    if state.rules.fixed_payments is not None and not tiles:
+        return Win(seat)
+    if manual:
+        han, fu, yakuman = options.get("han") or 0, options.get("fu") or 0, options.get("yakuman") or 0
+        if yakuman < 0 or han < 0 or fu < 0:
+            raise InputError(f"{name}: han, fu and yakuman cannot be negative")
+        if not yakuman and han < 5 and not fu:
+            raise InputError(f"{name}: below 5 han the fu are needed (--fu)")
+        return Win(seat, han=han, fu=fu, yakuman=yakuman)
+    if not tiles:
+        raise InputError(f"{name}: give the hand (--hand TILES --win TILE) or --han/--fu or --yakuman")
+    if options.get("hand") is None or options.get("win") is None:
+        raise InputError(f"{name}: a hand needs both --hand (without the winning tile) and --win")
+    from table.hand import parse_hand
+    from table.presets import get_preset
+    from table.scoring import Situation, score_hand
+    from table.tiles import parse_tiles
+
+    try:
+        hand = parse_hand(options["hand"], options["win"], options.get("meld") or [])
+    except InputError as exc:
+        raise InputError(f"{name}'s hand: {exc}") from None
+    situation = Situation(
+        tsumo=tsumo,
+        riichi=state.riichi[seat] and not options.get("double_riichi"),
+        double_riichi=bool(options.get("double_riichi")),
+        ippatsu=bool(options.get("ippatsu")),
+        rinshan=bool(options.get("rinshan")),
+        chankan=bool(options.get("chankan")),
+        haitei=bool(options.get("haitei")),
+        houtei=bool(options.get("houtei")),
+        tenhou=bool(options.get("tenhou")),
+        chiihou=bool(options.get("chiihou")),
+        renhou=bool(options.get("renhou")),
+        seat_wind=state.seat_winds[seat],
+        round_wind=state.round_wind,
+        dora_indicators=tuple(t for text in options.get("dora") or [] for t in parse_tiles(text)),
+        ura_indicators=tuple(t for text in options.get("ura") or [] for t in parse_tiles(text)),
+    )
+    if (situation.ippatsu or situation.double_riichi) and not state.riichi[seat]:
+        raise InputError(f"{name} has not declared riichi this hand: record the riichi first")
+    try:
+        result = score_hand(hand, situation, get_preset(state.preset))
+    except InputError as exc:
+        raise InputError(f"{name}'s hand: {exc}") from None
+    if not result.valid:
+        raise InputError(f"{name}'s hand does not score: {result.error}")
+    text = options["hand"] + " " + options["win"] + "".join(f" {m}" for m in options.get("meld") or [])
+    return Win(seat, han=result.han, fu=result.fu, yakuman=int(getattr(result, "yakuman", 0) or 0),
+               payment=HandValue.of(result.payment), yaku=tuple((str(n), int(h)) for n, h in result.yaku),
+               hand=text)
+
+
+def _record(args, make_event) -> int:  # noqa: ANN001
+    """Open the store, build the event against the current state, append it, print the new state."""
+    store = _store(args)
+    try:
+        game_id = _game_id(store, args)
+        state = store.state(game_id)
+        event = make_event(state)
+        new = store.append(game_id, event)
+        _print_state(new, args, game_id)
+    finally:
+        store.close()
+    return 0
+
+
+def _print_state(state, args, game_id: int | None = None) -> None:  # noqa: ANN001
+    if getattr(args, "json", False):
+        out = state.to_json()
+        if game_id is not None:
+            out = {"game_id": game_id, **out}
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    print(format_state(state, game_id))
+
+
+def format_state(state, game_id: int | None = None) -> str:  # noqa: ANN001
+    """The scoreboard as text: round, counters, each seat's wind, points and riichi, the last hand."""
+    from table.game import WIND_NAMES
+
+    head = f"game {game_id} " if game_id is not None else ""
+    where = f"game over after {state.last_hand.round_name}" if state.over and state.last_hand else state.round_name
+    lines = [f"{head}[{state.preset}] {where}, honba {state.honba}, "
+             + (f"riichi sticks {state.riichi_sticks}" if state.rules.riichi_allowed else f"pool {state.pot}")]
+    for seat, name in enumerate(state.players):
+        mark = " riichi" if state.riichi[seat] else ""
+        dealer = " (dealer)" if seat == state.dealer and not state.over else ""
+        wind = WIND_NAMES[state.seat_winds[seat]]
+        lines.append(f"  {seat} {wind:<5} {name:<16} {state.points[seat]:>7}{dealer}{mark}")
+    if state.last_hand is not None:
+        hand = state.last_hand
+        changes = " ".join(f"{d:+d}" for d in hand.deltas)
+        lines.append(f"last hand: {hand.summary(state.players)} [{changes}]")
+    if state.over:
+        lines.append(f"game over: {state.over_reason}")
+        for s in state.standings:
+            lines.append(f"  {s.rank}. {s.name:<16} raw {s.raw:>7}  uma {s.uma:+d}  oka {s.oka:+d}  "
+                         f"penalty {s.penalty:+d}  net {s.net:+g}")
+    return "\n".join(lines)
+
+
+# -- commands -------------------------------------------------------------------------------------------
+
+
+def _cmd_new(args) -> int:  # noqa: ANN001
+    players = [p.strip() for p in args.players.split(",")]
+    if len(players) != 4 or not all(players):
+        raise InputError(f"--players needs four names separated by commas, got {args.players!r}")
+    store = _store(args)
+    try:
+        game_id = store.new_game(players, args.rules)
+        _print_state(store.state(game_id), args, game_id)
+    finally:
+        store.close()
+    return 0
+
+
+def _cmd_riichi(args) -> int:  # noqa: ANN001
+    from table.events import RiichiDeclared
+
+    return _record(args, lambda s: RiichiDeclared(resolve_seat(s, args.seat)))
+
+
+def _cmd_ron(args) -> int:  # noqa: ANN001
+    from table.events import Ron
+
+    def make(state):  # noqa: ANN001, ANN202
+        discarder = resolve_seat(state, args.discarder)
+        defaults = args.win_defaults or {}
+        wins = []
+        for entry in args.winners or []:
+            options = {**defaults, **{k: v for k, v in entry.items() if k != "seat"}}
+            seat = resolve_seat(state, entry["seat"])
+            if seat == discarder:
+                raise InputError(f"{state.players[seat]} discarded the tile and cannot win on it")
+            wins.append(_build_win(state, seat, options, tsumo=False))
+        return Ron(discarder, tuple(wins))
+
+    return _record(args, make)
+
+
+def _cmd_tsumo(args) -> int:  # noqa: ANN001
+    from table.events import Tsumo
+
+    return _record(args, lambda s: Tsumo(_build_win(s, resolve_seat(s, args.seat), args.win_defaults or {},
+                                                    tsumo=True)))
+
+
+def _cmd_draw(args) -> int:  # noqa: ANN001
+    from table.events import ExhaustiveDraw
+
+    return _record(args, lambda s: ExhaustiveDraw(_seat_list(s, args.tenpai), _seat_list(s, args.nagashi)))
+
+
+def _cmd_abort(args) -> int:  # noqa: ANN001
+    from table.events import AbortiveDraw
+
+    return _record(args, lambda s: AbortiveDraw(args.reason))
+
+
+def _cmd_chombo(args) -> int:  # noqa: ANN001
+    from table.events import Chombo
+
+    return _record(args, lambda s: Chombo(resolve_seat(s, args.seat)))
+
+
+def _cmd_pao(args) -> int:  # noqa: ANN001
+    from table.events import Pao
+
+    return _record(args, lambda s: Pao(resolve_seat(s, args.winner), resolve_seat(s, args.liable)))
+
+
+def _cmd_adjust(args) -> int:  # noqa: ANN001
+    from table.events import Adjustment
+
+    def make(state):  # noqa: ANN001, ANN202
+        amounts = [0, 0, 0, 0]
+        for item in args.amounts:
+            seat_text, sep, amount_text = item.partition("=")
+            if not sep:
+                raise InputError(f"adjustment {item!r} must look like SEAT=AMOUNT, e.g. Bob=-1000")
+            try:
+                amount = int(amount_text)
+            except ValueError:
+                raise InputError(f"adjustment amount {amount_text!r} is not a whole number") from None
+            amounts[resolve_seat(state, seat_text)] += amount
+        return Adjustment(tuple(amounts), args.reason)  # type: ignore[arg-type]
+
+    return _record(args, make)
+
+
+def _cmd_end(args) -> int:  # noqa: ANN001
+    from table.events import GameEnded
+
+    return _record(args, lambda s: GameEnded(args.reason))
+
+
+def _cmd_undo(args) -> int:  # noqa: ANN001
+    from table.events import Undo
+
+    return _record(args, lambda s: Undo())
+
+
+def _cmd_redo(args) -> int:  # noqa: ANN001
+    from table.events import Redo
+
+    return _record(args, lambda s: Redo())
+
+
+def _cmd_show(args) -> int:  # noqa: ANN001
+    store = _store(args)
+    try:
+        game_id = _game_id(store, args)
+        _print_state(store.state(game_id), args, game_id)
+    finally:
+        store.close()
+    return 0
+
+
+def _cmd_export(args) -> int:  # noqa: ANN001
+    store = _store(args)
+    try:
+        game_id = _game_id(store, args)
+        if args.csv:
+            sys.stdout.write(store.export_csv(game_id))
+        elif args.json:
+            print(json.dumps(store.export_json(game_id), ensure_ascii=False, indent=1))
+        else:
+            for event in store.events(game_id):
+                print(json.dumps(event.to_json(), ensure_ascii=False))
+    finally:
+        store.close()
+    return 0
+
+
+def read_events(path: Path) -> list:
+    """Events from a JSON-lines file (blank lines and lines starting with # are skipped)."""
+    from table.events import event_from_json
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    events = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        try:
+            events.append(event_from_json(data))
+        except InputError as exc:
+            raise InputError(f"{path}:{number}: {exc}") from None
+    return events
+
+
+def _cmd_replay(args) -> int:  # noqa: ANN001
+    from table.game import fold
+
+    state = fold(read_events(args.file))
+    _print_state(state, args)
+    return 0
+
+
+def _cmd_list(args) -> int:  # noqa: ANN001
+    store = _store(args)
+    try:
+        games = store.games()
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps([g.to_json() for g in games], ensure_ascii=False))
+        return 0
+    if not games:
+        print("no games yet")
+    for g in games:
+        status = "over" if g.over else g.round_name
+        print(f"{g.id:>4}  {g.created_at[:16]}  {g.preset:<11} {status:<9} {', '.join(g.players)}")
+    return 0
+
+
+def _cmd_bench(args) -> int:  # noqa: ANN001
+    from table.game_bench import run_bench
+
+    print(run_bench(appends=args.appends, events=args.events, directory=args.dir))
+    return 0

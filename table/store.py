@@ -1,0 +1,318 @@
+"""The durable event log: many games in one SQLite file, one row per event, append-only.
+
+Durability: WAL journal with `synchronous=FULL`, and every append is its own transaction committed
+before `append` returns, so an acknowledged event survives a killed process or a pulled plug (as far
+as the storage honours fsync). Rows are never updated or deleted (triggers refuse it): undo and redo
+are themselves rows (`Undo`/`Redo` events), so taking a hand back loses nothing and the whole history,
+mistakes included, stays in the file. The state is always `table.game.fold` of the rows.
+
+One `GameStore` may be shared by threads (web workers, the button panel): calls are serialised by a
+lock. Several processes may open the same file; writes are serialised by SQLite (`BEGIN IMMEDIATE`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from table.errors import InputError
+from table.events import Event, GameStarted, Redo, Undo, event_from_json
+from table.game import WIND_NAMES, GameState, apply, fold, history, resolve, start
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    players TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (game_id, seq)
+);
+CREATE TRIGGER IF NOT EXISTS log_no_update BEFORE UPDATE ON log
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS log_no_delete BEFORE DELETE ON log
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+"""
+
+
+def default_db_path() -> Path:
+    """`$JANTAKU_DB`, else `$XDG_DATA_HOME/jantaku/jantaku.db` (`~/.local/share/jantaku/jantaku.db`)."""
+    env = os.environ.get("JANTAKU_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "jantaku" / "jantaku.db"
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One stored row: its place in the game's log, the event and when it was recorded (UTC, ISO 8601)."""
+
+    seq: int
+    event: Event
+    recorded_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    id: int
+    created_at: str
+    preset: str
+    players: tuple[str, ...]
+    round_name: str
+    over: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "created_at": self.created_at, "preset": self.preset, "players": list(self.players),
+                "round": self.round_name, "over": self.over}
+
+
+@dataclass
+class _Cached:
+    last_seq: int
+    log: list[Event]
+    state: GameState
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class GameStore:
+    """Games and their event logs in one SQLite file.
+
+    Every method that changes a game validates first (folding the log plus the new event) and stores
+    nothing when the event is rejected (InputError with the reason).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10.0)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise InputError(f"cannot open the game database {path}: {exc}") from None
+        self._cache: dict[int, _Cached] = {}
+
+    # -- lifecycle --------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def new_game(self, players: list[str] | tuple[str, ...], preset_name: str, started_at: str | None = None) -> int:
+        """Start a game (its first event is GameStarted) and return its id."""
+        if len(players) != 4:
+            raise InputError(f"a game needs exactly 4 players, got {len(players)}")
+        event = GameStarted(tuple(p.strip() for p in players), preset_name.strip().lower(),  # type: ignore[arg-type]
+                            started_at or _now())
+        state = start(event)  # validates names and preset
+        with self._lock:
+            self._begin()
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO games (created_at, preset, players) VALUES (?, ?, ?)",
+                    (_now(), state.preset, json.dumps(list(state.players))),
+                )
+                game_id = int(cur.lastrowid or 0)
+                self._insert(game_id, 1, event)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+            self._cache[game_id] = _Cached(1, [event], state)
+            return game_id
+
+    def append(self, game_id: int, event: Event) -> GameState:
+        """Validate `event` against the game and store it; returns the new state once it is on disk."""
+        if isinstance(event, GameStarted):
+            raise InputError("a game_started event starts a new game: use new_game")
+        with self._lock:
+            self._begin()
+            try:
+                cached = self._load(game_id)
+                if isinstance(event, (Undo, Redo)):
+                    log = cached.log + [event]
+                    state = fold(log)
+                else:
+                    state = apply(cached.state, event)
+                    log = cached.log + [event]
+                seq = cached.last_seq + 1
+                self._insert(game_id, seq, event)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+            self._cache[game_id] = _Cached(seq, log, state)
+            return state
+
+    def undo(self, game_id: int) -> GameState:
+        """Take back the latest event in effect (stored as an Undo row; nothing is erased)."""
+        return self.append(game_id, Undo())
+
+    def redo(self, game_id: int) -> GameState:
+        """Put back what the latest undo took back."""
+        return self.append(game_id, Redo())
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def state(self, game_id: int) -> GameState:
+        with self._lock:
+            return self._load(game_id).state
+
+    def log(self, game_id: int) -> list[LogEntry]:
+        """Every stored row of the game, undo and redo rows included, in order."""
+        with self._lock:
+            self._check_game(game_id)
+            rows = self._db.execute(
+                "SELECT seq, payload, recorded_at FROM log WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [LogEntry(seq, event_from_json(json.loads(payload)), at) for seq, payload, at in rows]
+
+    def events(self, game_id: int) -> list[Event]:
+        """The events in effect (undone ones left out, Undo/Redo rows resolved)."""
+        with self._lock:
+            return resolve(self._load(game_id).log)
+
+    def history(self, game_id: int) -> list[GameState]:
+        """The state after each event in effect: for the points chart and the CSV export."""
+        with self._lock:
+            log = list(self._load(game_id).log)
+        return history(log)
+
+    def games(self) -> list[GameSummary]:
+        """All games, newest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, created_at, preset, players FROM games ORDER BY id DESC").fetchall()
+            out = []
+            for game_id, created, preset, players in rows:
+                state = self._load(game_id).state
+                out.append(GameSummary(game_id, created, preset, tuple(json.loads(players)), state.round_name,
+                                       state.over))
+            return out
+
+    def current_game(self) -> int | None:
+        """The newest game's id (the one the CLI and the panel act on), or None when there is none."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def export_json(self, game_id: int) -> dict[str, Any]:
+        """The game as JSON: the events in effect (replayable), the full log with times, and the state."""
+        entries = self.log(game_id)
+        log = [e.event for e in entries]
+        return {
+            "game_id": game_id,
+            "events": [e.to_json() for e in resolve(log)],
+            "log": [{"seq": e.seq, "recorded_at": e.recorded_at, "event": e.event.to_json()} for e in entries],
+            "state": fold(log).to_json(),
+        }
+
+    def export_csv(self, game_id: int) -> str:
+        """One row per finished hand (chombo included), per adjustment and for an early end, with each seat's
+        change and score after it; the final standings follow a blank line once the game is over."""
+        states = self.history(game_id)
+        players = states[0].players
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["hand", "round", "honba", "result", *(f"{p} change" for p in players), *players,
+                         "riichi_sticks"])
+        previous = states[0]
+        for state in states[1:]:
+            changed = state.points != previous.points or state.over != previous.over
+            finished = state.last_hand is not None and state.last_hand is not previous.last_hand
+            if finished:
+                hand = state.last_hand
+                assert hand is not None
+                row = [hand.number, hand.round_name, hand.honba, hand.summary(players).split(": ", 1)[1]]
+                deltas = [a - b for a, b in zip(state.points, previous.points, strict=True)]
+                writer.writerow([*row, *deltas, *state.points, state.riichi_sticks])
+            elif changed and (state.over or state.riichi == previous.riichi):
+                label = f"game over ({state.over_reason})" if state.over else "adjustment"
+                deltas = [a - b for a, b in zip(state.points, previous.points, strict=True)]
+                writer.writerow(["", f"{WIND_NAMES[state.round_wind]} {state.hand_number}", state.honba, label,
+                                 *deltas, *state.points, state.riichi_sticks])
+            previous = state
+        final = states[-1]
+        if final.over:
+            writer.writerow([])
+            writer.writerow(["rank", "name", "raw", "uma", "oka", "penalty", "net"])
+            for s in final.standings:
+                writer.writerow([s.rank, s.name, s.raw, s.uma, s.oka, s.penalty, s.net])
+        return buf.getvalue()
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _begin(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass
+
+    def _insert(self, game_id: int, seq: int, event: Event) -> None:
+        self._db.execute(
+            "INSERT INTO log (game_id, seq, type, payload, recorded_at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seq, event.type, json.dumps(event.to_json(), separators=(",", ":")), _now()),
+        )
+
+    def _check_game(self, game_id: int) -> None:
+        if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise InputError(f"there is no game {game_id}")
+
+    def _load(self, game_id: int) -> _Cached:
+        """The game's log and state, from the cache when no other process has written since."""
+        row = self._db.execute("SELECT MAX(seq) FROM log WHERE game_id = ?", (game_id,)).fetchone()
+        last = row[0] if row else None
+        if last is None:
+            raise InputError(f"there is no game {game_id}")
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.last_seq == last:
+            return cached
+        rows = self._db.execute(
+            "SELECT seq, payload FROM log WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, cached.last_seq if cached else 0),
+        ).fetchall()
+        new = [event_from_json(json.loads(payload)) for _, payload in rows]
+        if cached is not None and not any(isinstance(e, (Undo, Redo)) for e in new):
+            state = cached.state
+            for event in new:
+                state = apply(state, event)
+            log = cached.log + new
+        else:
+            log = (cached.log if cached else []) + new
+            state = fold(log)
+        fresh = _Cached(int(last), log, state)
+        self._cache[game_id] = fresh
+        return fresh

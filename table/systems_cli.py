@@ -1,0 +1,290 @@
+"""`jantaku score ... --system zungjung|mcr`: the club's other two rule systems on the same command.
+
+The riichi parser (table.score_cli) owns the shared options (tiles, --win, --meld, --seat, --round,
+--tsumo, --json, --jsonl, and the situation flags); `add_system_arguments` adds the ones only these
+systems use, and `score_other_system` takes over when --system is not riichi. Riichi flag names map to
+the same events: --rinshan = out with the replacement tile, --chankan = robbing the quad,
+--haitei/--houtei = last tile draw/claim, --tenhou/--chiihou = blessings of heaven/earth.
+
+Exit codes as for riichi: 0 a scored win, 1 not a win (incomplete, or under the minimum), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO
+
+from table.errors import InputError
+from table.hand import Hand, meld_from_json, parse_hand, parse_meld
+from table.tiles import parse_tiles, to_mpsz, wind_index
+
+SYSTEMS = ("riichi", "zungjung", "mcr")
+_SYSTEM_ALIASES = {"zj": "zungjung", "zung-jung": "zungjung", "international": "mcr", "chinese": "mcr"}
+JSONL_FIELDS = frozenset({"hand", "win", "melds", "seat", "round", "tsumo", "self_drawn", "flowers", "last_tile",
+                          "replacement", "robbing_quad", "heaven", "earth", "last_of_kind", "minimum", "payoff",
+                          "halve_bonus", "system"})
+_BOOL_FIELDS = ("tsumo", "self_drawn", "last_tile", "replacement", "robbing_quad", "heaven", "earth",
+                "last_of_kind", "halve_bonus")
+
+
+def system_name(text: str | None) -> str:
+    key = (text or "riichi").strip().lower()
+    key = _SYSTEM_ALIASES.get(key, key)
+    if key not in SYSTEMS:
+        raise InputError(f"unknown rule system {text!r}: choose riichi, zungjung or mcr")
+    return key
+
+
+def add_system_arguments(p: argparse.ArgumentParser) -> None:
+    """The options `jantaku score` needs for Zung Jung and MCR (riichi ignores them)."""
+    g = p.add_argument_group("Zung Jung and MCR")
+    g.add_argument("--system", default="riichi", type=str,
+                   help="rule system: riichi (default), zungjung (Zung Jung 3.3) or mcr (International, 81 fan)")
+    g.add_argument("--flowers", default="", metavar="TILES",
+                   help="declared bonus tiles: flowers 1f-4f, seasons 1g-4g (MCR: 1 fan each; Zung Jung: 11.0)")
+    g.add_argument("--minimum", type=int, default=None,
+                   help="points needed to win: Zung Jung default 0 (chicken hand wins; 5 competitive), MCR 8")
+    g.add_argument("--payoff", default="standard", help="Zung Jung payoff scheme: standard or uniform")
+    g.add_argument("--halve-bonus", action="store_true", help="Zung Jung: halve the 11.0 bonus-tile points")
+    g.add_argument("--last-of-kind", action="store_true",
+                   help="MCR 58 Last Tile: the winning tile is the last of its kind")
+
+
+# ---------------------------------------------------------------- scoring one hand
+
+
+def _score(system: str, hand: Hand, *, self_drawn: bool, seat: int, round_wind: int, flowers: tuple,
+           last_tile: bool, replacement: bool, robbing_quad: bool, heaven: bool, earth: bool,
+           last_of_kind: bool, minimum: int | None, payoff: str, halve_bonus: bool):
+    if system == "zungjung":
+        from table.zungjung import ZungJungRules, ZungJungWin, score_zungjung
+
+        if last_of_kind:
+            raise InputError("--last-of-kind is an MCR pattern; Zung Jung has no such pattern")
+        rules = ZungJungRules(minimum=0 if minimum is None else minimum, bonus_tiles=bool(flowers),
+                              halve_bonus=halve_bonus, payoff=payoff)
+        win = ZungJungWin(self_drawn=self_drawn, seat_wind=seat, last_tile=last_tile, replacement=replacement,
+                          robbing_quad=robbing_quad, heaven=heaven, earth=earth, bonus=flowers)
+        return score_zungjung(hand, win, rules), rules
+    from table.mcr import MINIMUM, MCRRules, MCRWin, score_mcr
+
+    if heaven or earth:
+        raise InputError("MCR has no blessings of heaven or earth")
+    rules = MCRRules(minimum=MINIMUM if minimum is None else minimum)
+    win = MCRWin(self_drawn=self_drawn, seat_wind=seat, prevalent_wind=round_wind, wall_last=last_tile,
+                 replacement=replacement, robbing_quad=robbing_quad, last_of_kind=last_of_kind, bonus=flowers)
+    return score_mcr(hand, win, rules), rules
+
+
+def payment_summary(system: str, value: int, *, self_drawn: bool, payoff: str = "standard") -> dict[str, int]:
+    """What the losers pay, by role: {"each": N} on a self-draw (or a split-evenly discard), else
+    {"discarder": N, "others": M}. Same-round immunity needs the seats, so game keeping applies it."""
+    if system == "zungjung":
+        from table.zungjung import zungjung_payoff
+
+        pay = zungjung_payoff(value, 0, self_drawn=self_drawn, discarder=None if self_drawn else 1, scheme=payoff)
+    else:
+        from table.mcr import mcr_payment
+
+        pay = mcr_payment(value, 0, self_drawn=self_drawn, discarder=None if self_drawn else 1)
+    if self_drawn or pay.paid[1] == pay.paid[2]:
+        return {"each": pay.paid[1]}
+    return {"discarder": pay.paid[1], "others": pay.paid[2]}
+
+
+def result_json(system: str, result, *, self_drawn: bool, payoff: str = "standard") -> dict[str, object]:
+    out = result.to_json()
+    out["payment"] = payment_summary(system, result.total, self_drawn=self_drawn, payoff=payoff) if result.valid \
+        else None
+    return out
+
+
+def route_score(args: argparse.Namespace) -> int | None:
+    """For `jantaku score`: None when the hand is riichi (refusing the options riichi has not got), else the
+    exit code of scoring it under Zung Jung or MCR."""
+    system = system_name(getattr(args, "system", None))
+    if system != "riichi":
+        return score_other_system(args)
+    for option, given in (("--flowers", getattr(args, "flowers", "")), ("--minimum", getattr(args, "minimum", None)),
+                          ("--halve-bonus", getattr(args, "halve_bonus", False)),
+                          ("--last-of-kind", getattr(args, "last_of_kind", False)),
+                          ("--payoff", getattr(args, "payoff", "standard") != "standard")):
+        if given:
+            raise InputError(f"{option} is for --system zungjung or mcr; riichi has no such option")
+    return None
+
+
+def score_other_system(args: argparse.Namespace) -> int:
+    """`jantaku score --system zungjung|mcr`: score one hand from the command line (or a JSONL stream)."""
+    system = system_name(getattr(args, "system", None))
+    if system == "riichi":
+        raise InputError("score_other_system scores Zung Jung and MCR; riichi is table.score_cli's")
+    if getattr(args, "jsonl", False):
+        if args.tiles or args.win:
+            raise InputError("--jsonl reads hands from standard input: give no tiles or --win")
+        return score_stream(sys.stdin, sys.stdout, system=system)
+    for flag in ("riichi", "double_riichi", "ippatsu", "renhou"):
+        if getattr(args, flag, False):
+            raise InputError(f"--{flag.replace('_', '-')} is a riichi rule; {system} has no such thing")
+    if getattr(args, "dora", None) or getattr(args, "ura", None):
+        raise InputError(f"dora are a riichi rule; {system} has none")
+    if not args.tiles:
+        raise InputError(f"give the concealed tiles, e.g. jantaku score 123m456m789m234p5p --win 5p --system {system}")
+    if not args.win:
+        raise InputError("give the winning tile with --win, e.g. --win 4s")
+    hand = parse_hand("".join(args.tiles), args.win, [parse_meld(m) for m in args.meld])
+    self_drawn = bool(getattr(args, "tsumo", False))
+    haitei, houtei = getattr(args, "haitei", False), getattr(args, "houtei", False)
+    if haitei and not self_drawn:
+        raise InputError("--haitei (last tile draw) is a self-drawn win: add --tsumo, or use --houtei")
+    if houtei and self_drawn:
+        raise InputError("--houtei (last tile claim) is a win on a discard: drop --tsumo, or use --haitei")
+    payoff = getattr(args, "payoff", "standard")
+    result, rules = _score(
+        system, hand, self_drawn=self_drawn, seat=wind_index(getattr(args, "seat", "E")),
+        round_wind=wind_index(getattr(args, "round", "E")),
+        flowers=tuple(parse_tiles(getattr(args, "flowers", "") or "", allow_bonus=True)),
+        last_tile=haitei or houtei, replacement=getattr(args, "rinshan", False),
+        robbing_quad=getattr(args, "chankan", False), heaven=getattr(args, "tenhou", False),
+        earth=getattr(args, "chiihou", False), last_of_kind=getattr(args, "last_of_kind", False),
+        minimum=getattr(args, "minimum", None), payoff=payoff, halve_bonus=getattr(args, "halve_bonus", False),
+    )
+    if getattr(args, "json", False):
+        print(json.dumps(result_json(system, result, self_drawn=self_drawn, payoff=payoff), ensure_ascii=False))
+    else:
+        print(render(system, hand, result, self_drawn=self_drawn, seat=args.seat, round_wind=args.round,
+                     payoff=payoff, rules=rules))
+    return 0 if result.valid else 1
+
+
+# ---------------------------------------------------------------- human form
+
+
+def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, round_wind: str, payoff: str,
+           rules) -> str:
+    melds = "  ".join(f"[{m}]" for m in hand.melds)
+    how = "self-drawn" if self_drawn else "on a discard"
+    if system == "zungjung":
+        title = f"Zung Jung 3.3, {payoff} payoff" + (f", {rules.minimum}-point minimum" if rules.minimum else "")
+        where = f"seat {seat.upper()[:1]}"
+    else:
+        title = f"MCR, {rules.minimum}-fan minimum"
+        where = f"seat {seat.upper()[:1]}, round {round_wind.upper()[:1]}"
+    lines = [
+        f"Hand   {to_mpsz(hand.concealed)}  {melds + '  ' if melds else ''}win {hand.win}",
+        f"Win    {how}; {where}; {title}",
+    ]
+    if not result.valid and not (result.to_json().get("patterns") or result.to_json().get("fans")):
+        lines.append(f"Not a win: {result.error}")
+        return "\n".join(lines)
+    lines.append("")
+    if system == "zungjung":
+        if result.arrangement:
+            lines.insert(1, f"Sets   {result.arrangement}")
+        for p in result.patterns:
+            label = f"{p.code} {p.name}".strip()
+            lines.append(f"  {label:<40}{p.points:>4}" + (f"   {p.detail}" if p.detail else ""))
+        lines.append("")
+        limit = {"cap": "  (limit: sum over 320 cut to 320)",
+                 "single": "  (limit: a pattern of 320 or more scores alone)"}.get(result.limit or "", "")
+        lines.append(f"Value  {result.total} points{limit}")
+    else:
+        for f in result.fans:
+            count = f" x{f.count}" if f.count > 1 else ""
+            lines.append(f"  {f.number:>2} {f.name + count:<40}{f.total:>4}")
+        lines.append("")
+        flowers = f"  ({result.fan_points} + {result.flowers} flower{'s' if result.flowers > 1 else ''})" \
+            if result.flowers else ""
+        lines.append(f"Value  {result.total} fan{flowers}")
+    if not result.valid:
+        lines.append(f"Not a win: {result.error}")
+        return "\n".join(lines)
+    pay = payment_summary(system, result.total, self_drawn=self_drawn, payoff=payoff)
+    if "each" in pay:
+        text = f"{pay['each']} from each of the three"
+    else:
+        text = f"{pay['discarder']} from the discarder, {pay['others']} from each of the other two"
+    if system == "mcr":
+        text += f" (8 base each + {result.total} from {'everyone' if self_drawn else 'the discarder'})"
+    gets = 3 * pay["each"] if "each" in pay else pay["discarder"] + 2 * pay["others"]
+    lines.append(f"Pay    {text}; the winner gets {gets}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- JSON lines
+
+
+def score_object(obj: object, system: str) -> dict[str, object]:
+    """Score one JSONL input object for Zung Jung or MCR (see README "Zung Jung and MCR")."""
+    if not isinstance(obj, dict):
+        raise InputError("each line must be a JSON object with at least \"hand\" and \"win\"")
+    unknown = obj.keys() - JSONL_FIELDS
+    if unknown:
+        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}: known are {', '.join(sorted(JSONL_FIELDS))}")
+    if "system" in obj:
+        if not isinstance(obj["system"], str):
+            raise InputError("field \"system\" must be riichi, zungjung or mcr")
+        system = system_name(obj["system"])
+        if system == "riichi":
+            raise InputError("this stream scores Zung Jung or MCR: run riichi hands without --system")
+    hand_text, win = obj.get("hand"), obj.get("win")
+    if not isinstance(hand_text, str) or not isinstance(win, str):
+        raise InputError("fields \"hand\" (concealed tiles) and \"win\" (winning tile) are required strings")
+    melds = obj.get("melds") or []
+    if not isinstance(melds, list):
+        raise InputError("field \"melds\" must be a list")
+    for f in _BOOL_FIELDS:
+        if f in obj and type(obj[f]) is not bool:
+            raise InputError(f"field {f!r} must be true or false, not {obj[f]!r}")
+    seat, round_ = obj.get("seat", "E"), obj.get("round", "E")
+    if not isinstance(seat, str) or not isinstance(round_, str):
+        raise InputError("fields \"seat\" and \"round\" are winds: E, S, W or N")
+    flowers = obj.get("flowers", "")
+    if not isinstance(flowers, str):
+        raise InputError("field \"flowers\" is a tile string like \"1f3g\"")
+    minimum = obj.get("minimum")
+    if minimum is not None and (not isinstance(minimum, int) or isinstance(minimum, bool)):
+        raise InputError(f"field 'minimum' must be a whole number, not {minimum!r}")
+    payoff = obj.get("payoff", "standard")
+    if not isinstance(payoff, str):
+        raise InputError("field \"payoff\" is standard or uniform")
+    self_drawn = obj.get("self_drawn", obj.get("tsumo", False))
+    hand = parse_hand(hand_text, win, [meld_from_json(m) for m in melds])
+    result, _ = _score(
+        system, hand, self_drawn=self_drawn, seat=wind_index(seat), round_wind=wind_index(round_),
+        flowers=tuple(parse_tiles(flowers, allow_bonus=True)), last_tile=obj.get("last_tile", False),
+        replacement=obj.get("replacement", False), robbing_quad=obj.get("robbing_quad", False),
+        heaven=obj.get("heaven", False), earth=obj.get("earth", False),
+        last_of_kind=obj.get("last_of_kind", False), minimum=minimum, payoff=payoff,
+        halve_bonus=obj.get("halve_bonus", False),
+    )
+    return result_json(system, result, self_drawn=self_drawn, payoff=payoff)
+
+
+def bad_input_json(system: str, message: str) -> dict[str, object]:
+    return {"system": system, "valid": False, "error": message, "bad_input": True, "total": 0, "payment": None}
+
+
+def score_stream(lines: IO[str], out: IO[str], *, system: str) -> int:
+    """One result line per non-blank input line. Exit 2 if any line was bad input, else 1 if any hand did
+    not win, else 0 (as `jantaku score --jsonl` for riichi)."""
+    status = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            result = score_object(json.loads(line), system)
+            if not result["valid"]:
+                status = max(status, 1)
+        except json.JSONDecodeError as exc:
+            result = bad_input_json(system, f"line is not JSON: {exc.msg} at column {exc.colno}")
+            status = 2
+        except InputError as exc:
+            result = bad_input_json(system, str(exc))
+            status = 2
+        out.write(json.dumps(result, ensure_ascii=False))
+        out.write("\n")
+    out.flush()
+    return status

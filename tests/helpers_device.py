@@ -1,0 +1,52 @@
+"""Shared pieces of the device and web tests: a config in a temp folder, and a known-photo reader.
+
+`KnownPhotoReader` stands in for the vision stage at its boundary (the `Reading` value): it returns the
+hand-labelled reading of each bundled sample photo, so the device tests do not depend on the
+recognizer's accuracy; the browser test also runs with the real recognizer when it is installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from device.config import SAMPLE_PHOTOS, load_config
+from device.recognition import Reading
+
+SAMPLE_READINGS = {
+    "01-added-kan.jpg": Reading(
+        image={"width": 1280, "height": 961},
+        tiles=[{"tile": "0p", "box": [300.0, 400.0, 420.0, 560.0], "sideways": True}],
+        concealed="456s55p44z555z", win="0p", melds=["added-kan:9999m"], dora_indicators="88m",
+    ),
+    "02-seven-pairs.jpg": Reading(
+        image={"width": 1920, "height": 1440},
+        tiles=[{"tile": "4s", "box": [900.0, 700.0, 1000.0, 790.0], "sideways": True}],
+        concealed="4466s88s2233z6677z", win="4s", melds=[],
+        ponds={"near": "1m9p7z3s"},
+    ),
+}
+
+
+class KnownPhotoReader:
+    description = "known sample photos (test)"
+
+    def __init__(self) -> None:
+        self.by_bytes = {(SAMPLE_PHOTOS / name).read_bytes(): r for name, r in SAMPLE_READINGS.items()}
+
+    def read(self, jpeg: bytes) -> Reading:
+        return self.by_bytes.get(jpeg, Reading(warnings=["unknown photo"]))
+
+
+def make_config(tmp_path: Path, **overrides):
+    settings = {"data_dir": str(tmp_path / "data"), "camera_source": "replay", "panel_pin_factory": "mock",
+                "pin": "13579", "recognizer": False}
+    settings.update(overrides)
+    return load_config(None, **settings)
+
+
+def make_assistant(tmp_path: Path, **overrides):
+    from device.assistant import Assistant
+    from device.camera import open_camera
+
+    config = make_config(tmp_path, **overrides)
+    return Assistant(config, camera=open_camera(config.camera), reader=KnownPhotoReader())

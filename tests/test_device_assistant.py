@@ -1,0 +1,219 @@
+"""The application service: every action the page and the panel share, on a real store and scorer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers_device import make_assistant
+
+from table.errors import InputError
+
+
+@pytest.fixture
+def assistant(tmp_path):
+    a = make_assistant(tmp_path)
+    a.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    yield a
+    a.store.close()
+
+
+def seats(a):
+    return a.snapshot()["game"]["seats"]
+
+
+def test_new_game_shows_four_seats_with_winds_and_dealer(assistant):
+    game = assistant.snapshot()["game"]
+    assert [s["name"] for s in game["seats"]] == ["Aki", "Ben", "Cid", "Dee"]
+    assert [s["wind"] for s in game["seats"]] == ["E", "S", "W", "N"]
+    assert [s["points"] for s in game["seats"]] == [25000] * 4
+    assert game["seats"][0]["dealer"] is True
+    assert game["round"] == "East 1"
+    assert (game["honba"], game["riichi_sticks"]) == (0, 0)
+
+
+def test_riichi_then_ron_by_han_fu_moves_points_and_sticks(assistant):
+    v0 = assistant.version
+    assistant.declare_riichi(1)
+    assert assistant.version > v0
+    assert seats(assistant)[1]["riichi"] is True
+    assert assistant.snapshot()["game"]["riichi_sticks"] == 1
+    assistant.record_ron(2, [{"seat": 1, "han": 3, "fu": 30}])
+    game = assistant.snapshot()["game"]
+    # 3 han 30 fu non-dealer ron = 3900, plus the 1000 riichi stick
+    assert [s["points"] for s in game["seats"]] == [25000, 25000 - 1000 + 3900 + 1000, 25000 - 3900, 25000]
+    assert game["round"] == "East 2"
+    assert game["seats"][1]["dealer"] is True
+    assert game["last"]["title"] == "East 1-0: Ben won by ron from Cid"
+    assert game["last"]["deltas"] == [0, 4900, -3900, 0]  # the hand's change includes the stick collected
+
+
+def test_tsumo_with_tiles_is_scored_here(assistant):
+    assistant.record_tsumo({"seat": 0, "hand": {"concealed": "123m456p789s11122z", "win": "2z"}})
+    game = assistant.snapshot()["game"]
+    winner = game["last"]["winners"][0]
+    assert winner["seat"] == 0
+    assert {y["name"] for y in winner["yaku"]} >= {"Menzen Tsumo"}
+    assert game["seats"][0]["points"] > 25000
+    assert sum(s["points"] for s in game["seats"]) == 100000
+
+
+def test_scan_propose_correct_confirm_links_the_photo(assistant):
+    p = assistant.scan_hand(winner=1, tsumo=True)
+    assert p.photo == "01-added-kan.jpg"
+    assert (p.concealed, p.win, p.melds, p.dora_indicators) == ("456s55p44z555z", "0p", ["added-kan:9999m"], "88m")
+    assert p.score["valid"] and p.score["limit"] == "baiman"
+    assert p.score["payment"] == {"tsumo_dealer": 8000, "tsumo_other": 4000}
+    assert (assistant.data / "scans" / f"{p.scan_id}.jpg").is_file()
+    # the scorekeeper fixes a "misread" dora indicator: 8m -> 1m (no dora any more)
+    p2 = assistant.propose(dora_indicators="81m")
+    assert p2.score["han"] == 6  # haku 1 + dora 4 (one 8m indicator on the 9m kan) + aka 1
+    assistant.confirm_proposal()
+    game = assistant.snapshot()["game"]
+    assert assistant.proposal is None
+    assert game["seats"][1]["points"] == 25000 + 12000  # haneman tsumo: 6000 dealer + 3000 x 2
+    assert game["last"]["photo"]["url"] == f"/photo/{p.scan_id}.jpg"
+    assert game["last"]["photo"]["tiles"][0]["tile"] == "0p"
+    assert game["last"]["winners"][0]["limit"] == "haneman"
+
+
+def test_confirm_refuses_a_hand_that_does_not_win(assistant):
+    assistant.propose(winner=2, tsumo=True, concealed="123m456p789s1357z", win="2z")
+    with pytest.raises(InputError, match="cannot record this hand"):
+        assistant.confirm_proposal()
+    assert assistant.snapshot()["game"]["hands_played"] == 0
+
+
+def test_proposal_needs_winner_and_discarder(assistant):
+    p = assistant.propose(concealed="4466s88s2233z6677z", win="4s")
+    assert "who won" in p.error
+    p = assistant.propose(winner=1, tsumo=False)
+    assert "discarder" in p.error
+    p = assistant.propose(discarder=1)
+    assert p.score is None and "own discard" in p.error
+    p = assistant.propose(discarder=2)
+    assert p.error == "" and p.score["payment"] == {"ron": 8000}
+
+
+def test_ron_by_discarder_is_rejected_and_nothing_is_stored(assistant):
+    with pytest.raises(InputError, match="own discard"):
+        assistant.record_ron(1, [{"seat": 1, "han": 1, "fu": 30}])
+    assert assistant.store.events(assistant.game_id())[-1].type == "game_started"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda a: a.declare_riichi(4), "seat must be 0-3"),
+        (lambda a: a.declare_riichi("x"), "seat must be 0-3"),
+        (lambda a: a.record_ron(0, []), "at least one winner"),
+        (lambda a: a.record_tsumo({"seat": 0}), "needs a hand, han and fu"),
+        (lambda a: a.record_tsumo({"seat": 0, "han": 0, "fu": 30}), "han must be between 1 and 13"),
+        (lambda a: a.record_abortive_draw("tea break"), "unknown abortive draw"),
+        (lambda a: a.record_adjustment([100, 0, 0, 0], "oops"), "sum to zero"),
+        (lambda a: a.start_game(["A", "B", "C"], "tenhou"), "four player names"),
+        (lambda a: a.start_game(["A", "A", "C", "D"], "tenhou"), "must differ"),
+        (lambda a: a.start_game(["A", "B", "C", "D"], "poker"), "unknown rules"),
+        (lambda a: a.discard_proposal(), "no proposed hand"),
+        (lambda a: a.confirm_proposal(), "no proposed hand"),
+        (lambda a: a.propose(colour="red"), "unknown proposal field"),
+        (lambda a: a.propose(flags={"ippatsu": "yes"}), "flags must map"),
+    ],
+)
+def test_bad_actions_say_why(assistant, call, message):
+    with pytest.raises(InputError, match=message):
+        call(assistant)
+
+
+def test_second_riichi_of_a_seat_is_refused(assistant):
+    assistant.declare_riichi(0)
+    with pytest.raises(InputError):
+        assistant.declare_riichi(0)
+
+
+def test_undo_and_redo(assistant):
+    assistant.declare_riichi(2)
+    assistant.undo()
+    assert seats(assistant)[2]["riichi"] is False
+    assistant.redo()
+    assert seats(assistant)[2]["riichi"] is True
+    assistant.undo()
+    with pytest.raises(InputError, match="nothing to undo"):
+        assistant.undo()
+
+
+def test_draw_chombo_adjust_end(assistant):
+    assistant.record_draw([0, 2])
+    game = assistant.snapshot()["game"]
+    assert [s["points"] for s in game["seats"]] == [26500, 23500, 26500, 23500]
+    assert game["honba"] == 1 and game["round"] == "East 1"
+    assistant.record_adjustment([-100, 100, 0, 0], "counting error")
+    assert seats(assistant)[1]["points"] == 23600
+    assistant.record_chombo(3)
+    assistant.end_game()
+    game = assistant.snapshot()["game"]
+    assert game["over"] is True
+    assert [s["rank"] for s in game["standings"]] and len(game["standings"]) == 4
+    with pytest.raises(InputError):
+        assistant.declare_riichi(0)
+
+
+def test_furiten_check_typed(assistant):
+    result = assistant.check_furiten(1, hand="4466s88s2233z667z", discards="1m7z")
+    assert result["furiten"] is True
+    assert result["waits"] == ["7z"]
+    assert "in your own discards" in result["reason"]
+    assert assistant.keeper_snapshot()["furiten"]["seat"] == 1
+    ok = assistant.check_furiten(1, hand="4466s88s2233z667z", discards="1m2m")
+    assert ok["furiten"] is False
+
+
+def test_furiten_check_reads_the_pond_from_the_camera(assistant):
+    assistant.camera.select("02-seven-pairs.jpg")
+    result = assistant.check_furiten(0, hand="4466s88s2233z667z", read_pond=True)
+    assert result["discards"] == "1m9p7z3s"
+    assert result["furiten"] is True
+
+
+def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
+    with pytest.raises(InputError, match="13 tiles"):
+        assistant.check_furiten(0, hand="123m", discards="")
+
+
+def test_pending_proposal_and_photo_links_survive_a_restart(tmp_path):
+    a = make_assistant(tmp_path)
+    a.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    first = a.scan_hand(winner=1, tsumo=True)
+    a.confirm_proposal()
+    pending = a.scan_hand(winner=0, discarder=3, tsumo=False)
+    version_points = [s["points"] for s in seats(a)]
+    a.store.close()
+    b = make_assistant(tmp_path)
+    assert b.proposal is not None and b.proposal.scan_id == pending.scan_id
+    assert b.proposal.discarder == 3
+    assert [s["points"] for s in seats(b)] == version_points
+    assert b.snapshot()["game"]["last"]["photo"]["url"] == f"/photo/{first.scan_id}.jpg"
+    b.store.close()
+
+
+def test_without_a_recognizer_the_scan_keeps_the_photo_and_says_so(tmp_path):
+    from device.assistant import Assistant
+    from device.camera import open_camera
+    from helpers_device import make_config
+
+    config = make_config(tmp_path, recognizer=False)
+    a = Assistant(config, camera=open_camera(config.camera))
+    a.start_game(["Aki", "Ben", "Cid", "Dee"])
+    p = a.scan_hand(winner=0, tsumo=True)
+    assert p.concealed == "" and p.image == {"width": 1280, "height": 961}
+    assert "recognizer is switched off" in p.warnings[0]
+    assert "say the tiles" in p.error
+    a.store.close()
+
+
+def test_snapshot_is_json_and_cached_per_version(assistant):
+    s1 = assistant.snapshot()
+    assert assistant.snapshot() is s1
+    json.dumps(assistant.keeper_snapshot())
+    assistant.declare_riichi(0)
+    assert assistant.snapshot()["version"] == s1["version"] + 1 or assistant.snapshot()["version"] > s1["version"]

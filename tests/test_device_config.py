@@ -1,0 +1,97 @@
+"""Config (TOML with defaults) and the camera sources."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.camera import ReplayCamera, open_camera
+from device.config import SAMPLE_PHOTOS, CameraConfig, Config, load_config
+from table.errors import InputError
+
+
+def test_defaults_need_no_file():
+    config = load_config(None)
+    assert config.port == 8080
+    assert config.preset == "tenhou"
+    assert config.camera.source == "auto"
+    assert config.panel.riichi_buttons == (5, 6, 13, 19)
+    assert config.threads > config.max_streams >= 30
+
+
+def test_toml_file_overrides_and_command_line_wins(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('port = 9000\npin = "4321"\npreset = "wrc"\n[camera]\nsource = "replay"\n'
+                    '[panel]\nscan_button = 4\nhold_seconds = 2\n')
+    config = load_config(path, port=9100)
+    assert config.port == 9100
+    assert config.pin == "4321"
+    assert config.preset == "wrc"
+    assert config.camera.source == "replay"
+    assert config.panel.scan_button == 4
+    assert config.panel.hold_seconds == 2.0
+    assert config.panel.tsumo_button == Config().panel.tsumo_button
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("prot = 1\n", "unknown setting 'prot'"),
+        ('port = "80"\n', "port must be a whole number"),
+        ('pin = "12a4"\n', "pin must be 4 to 8 digits"),
+        ("[panel]\nscan_button = 5\n", "GPIO pin(s) 5 used more than once"),
+        ("[panel]\nriichi_buttons = [1, 2]\n", "riichi_buttons must be a list of 4 values"),
+        ('[camera]\nsource = "webcam"\n', "camera.source must be one of"),
+        ("threads = 10\nmax_streams = 10\n", "max_streams must be above 0 and below threads"),
+        ("port = \n", "not valid TOML"),
+    ],
+)
+def test_bad_config_says_which_setting(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_config(path)
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_example_config_in_deploy_is_valid():
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "deploy" / "jantaku.example.toml"
+    config = load_config(example)
+    assert config.port == 8080
+    assert config.camera.source == "auto"
+
+
+def test_replay_camera_returns_photos_in_name_order_and_wraps():
+    cam = ReplayCamera(SAMPLE_PHOTOS)
+    names = [cam.capture().name for _ in range(3)]
+    assert names == ["01-added-kan.jpg", "02-seven-pairs.jpg", "01-added-kan.jpg"]
+    cam.select("02-seven-pairs.jpg")
+    shot = cam.capture()
+    assert shot.name == "02-seven-pairs.jpg"
+    assert shot.jpeg[:2] == b"\xff\xd8"
+    with pytest.raises(InputError, match="no photo called"):
+        cam.select("nope.jpg")
+
+
+def test_replay_camera_rejects_empty_or_missing_folder(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a photo")
+    with pytest.raises(InputError, match="holds no photos"):
+        ReplayCamera(tmp_path)
+    with pytest.raises(InputError, match="does not exist"):
+        ReplayCamera(tmp_path / "missing")
+
+
+def test_auto_camera_falls_back_to_replay_without_hardware():
+    cam = open_camera(CameraConfig(source="auto", device=97))
+    assert isinstance(cam, ReplayCamera)
+    assert cam.capture().name == "01-added-kan.jpg"
+
+
+def test_opencv_camera_missing_device_is_a_clear_error():
+    with pytest.raises(InputError, match="no OpenCV device 97"):
+        open_camera(CameraConfig(source="opencv", device=97))

@@ -1,0 +1,187 @@
+"""`jantaku game ...` end to end: a whole club hanchan from the shell, replay, exports and rejections."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from device.cli import main
+
+
+@pytest.fixture
+def jantaku(tmp_path, capsys, monkeypatch):
+    """Run `jantaku ARGS` in-process against a scratch database; returns (exit code, stdout, stderr)."""
+    monkeypatch.setenv("JANTAKU_DB", str(tmp_path / "club.db"))
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
+def ok(jantaku, *args: str) -> str:
+    code, out, err = jantaku(*args)
+    assert code == 0, err
+    return out
+
+
+def state_of(jantaku) -> dict:
+    return json.loads(ok(jantaku, "game", "show", "--json"))
+
+
+def test_full_club_hanchan_from_the_shell(jantaku):
+    """A whole East-South game under rules/riichi-club-rulebook.txt, worked out by hand.
+
+    Rule book: 25000 start, 30000 return, oka 4 x 5000 = 20000 to first (§3.6.1); uma +20/+10/-10/-20;
+    counters 300 (100 per payer on tsumo, §3.4.10); noten payments 3000 split (§3.4.2); sticks to the winner
+    nearest the discarder's right, counters to each winner (§4.1); chombo outside tournaments = reverse mangan
+    (§3.4.6); ties go to the earlier dealership (§3.6); leftover riichi sticks go to first (§3.6).
+    """
+    game = ["game"]
+    ok(jantaku, *game, "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "club")
+    # E1-0, Ann deals. Bob riichi (24000, 1 stick) and tsumo, hand scored by the engine: riichi + menzen tsumo
+    # + pinfu = 3 han 20 fu -> 1300 from the dealer, 700 from the others, plus the stick.
+    ok(jantaku, *game, "riichi", "Bob")
+    out = json.loads(ok(jantaku, *game, "tsumo", "Bob", "--hand", "234m567p11s345s34p", "--win", "2p", "--json"))
+    assert out["last_hand"]["wins"][0]["han"] == 3 and out["last_hand"]["wins"][0]["fu"] == 20
+    assert out["points"] == [23700, 27700, 24300, 24300]
+    # E2-0, Bob deals. Draw, Bob and Cid tenpai: Ann, Dee pay 1500 each. Dealer tenpai: repeat, 1 counter.
+    ok(jantaku, *game, "draw", "--tenpai", "Bob,Cid")
+    # E2-1. Cid and Dee riichi (24800, 21800; 2 sticks). Bob (dealer) rons Dee: 2 han 30 fu = 2900 + 300,
+    # plus both sticks: Bob 29200 + 3200 + 2000 = 34400, Dee 21800 - 3200 = 18600. Dealer won: 2 counters.
+    ok(jantaku, *game, "riichi", "Cid")
+    ok(jantaku, *game, "riichi", "W")  # Dee sits West in East 2: seats can be named by wind
+    ok(jantaku, *game, "ron", "--from", "Dee", "--winner", "Bob", "--han", "2", "--fu", "30")
+    assert state_of(jantaku)["points"] == [22200, 34400, 24800, 18600]
+    # E2-2. Draw, nobody tenpai: no payment; the dealer is noten, so the deal passes; 3 counters.
+    ok(jantaku, *game, "draw", "--tenpai", "none")
+    # E3-3, Cid deals. Ann deals into a double ron: Dee 3 han 40 fu = 5200, Bob 1 han 30 fu = 1000; each also
+    # gets 3 x 300 = 900. Ann pays 8000.
+    ok(jantaku, *game, "ron", "--from", "Ann", "--winner", "Dee", "--han", "3", "--fu", "40",
+       "--winner", "Bob", "--han", "1", "--fu", "30")
+    assert state_of(jantaku)["points"] == [14200, 36300, 24800, 24700]
+    # E4-0, Dee deals. Ann chombo: reverse mangan, 4000 to the dealer and 2000 to each other. Redeal, no counter.
+    ok(jantaku, *game, "chombo", "Ann")
+    assert state_of(jantaku)["points"] == [6200, 38300, 26800, 28700]
+    # E4-0 again. Dee (dealer) tsumo 4 han 30 fu = 3900 all (no kiriage): 11700. Repeat, 1 counter.
+    ok(jantaku, *game, "tsumo", "Dee", "--han", "4", "--fu", "30")
+    # E4-1. Ann rons Dee, 5 han = mangan 8000 + 300: Ann 10600, Dee 32100. The deal passes: South round.
+    ok(jantaku, *game, "ron", "--from", "Dee", "--winner", "Ann", "--han", "5")
+    s = state_of(jantaku)
+    assert (s["round"], s["honba"], s["points"]) == ("South 1", 0, [10600, 34400, 22900, 32100])
+    # S1-0, Ann deals. Bob riichi (33400), draw with Bob alone tenpai: 1000 from each. The stick stays.
+    ok(jantaku, *game, "riichi", "Bob")
+    ok(jantaku, *game, "draw", "--tenpai", "Bob")
+    # S2-1, Bob deals. Cid tsumo 2 han 30 fu: 1000 from the dealer, 500 from the others, +100 each for the
+    # counter, +1000 stick: Ann 9600-600, Bob 36400-1100, Cid 21900+3300, Dee 31100-600.
+    ok(jantaku, *game, "tsumo", "Cid", "--han", "2", "--fu", "30")
+    assert state_of(jantaku)["points"] == [9000, 35300, 25200, 30500]
+    # S3-0, Cid deals. Four winds discarded: abortive draw, Cid keeps the deal, 1 counter.
+    ok(jantaku, *game, "abort", "four-winds")
+    # S3-1. Dee riichi (29500). Draw, Cid and Dee tenpai: Ann, Bob pay 1500. Dealer tenpai: repeat, 2 counters.
+    ok(jantaku, *game, "riichi", "Dee")
+    ok(jantaku, *game, "draw", "--tenpai", "Cid,Dee")
+    # S3-2. Ann rons Bob 3 han 40 fu = 5200 + 600 + the stick: Ann 7500 + 6800 = 14300, Bob 33800 - 5800.
+    ok(jantaku, *game, "ron", "--from", "Bob", "--winner", "Ann", "--han", "3", "--fu", "40")
+    assert state_of(jantaku)["points"] == [14300, 28000, 26700, 31000]
+    # S4-0, Dee deals. Bob riichi (27000); draw with Bob alone tenpai: Bob 30000, Ann 13300, Cid 25700,
+    # Dee 30000. The dealer is noten: the game ends after South 4 with one stick on the table.
+    ok(jantaku, *game, "riichi", "Bob")
+    final = json.loads(ok(jantaku, *game, "draw", "--tenpai", "Bob", "--json"))
+    assert final["over"] and final["over_reason"] == "South 4 finished"
+    # Bob and Dee tie at 30000: Bob dealt earlier (seat 1 before seat 3), so Bob is first and takes the
+    # leftover stick (31000). Net = raw - 30000 + uma (+ oka for first):
+    #   Bob 31000 - 30000 + 20000 + 20000 = +41.0;  Dee 30000 - 30000 + 10000 = +10.0
+    #   Cid 25700 - 30000 - 10000 = -14.3;         Ann 13300 - 30000 - 20000 = -36.7   (sum 0)
+    assert [(r["name"], r["rank"], r["raw"], r["net"]) for r in final["standings"]] == [
+        ("Bob", 1, 31000, 41.0), ("Dee", 2, 30000, 10.0), ("Cid", 3, 25700, -14.3), ("Ann", 4, 13300, -36.7)]
+
+    text = ok(jantaku, *game, "show")
+    assert "game over: South 4 finished" in text and "net +41" in text
+    code, _, err = jantaku(*game, "riichi", "Ann")
+    assert code == 2 and "the game is over" in err
+
+    rows = list(csv.reader(io.StringIO(ok(jantaku, *game, "export", "--csv"))))
+    hands = rows[1: rows.index([])]
+    assert len(hands) == 14 and hands[-1][0] == "14"  # 13 hands and the chombo
+    assert hands[5][3] == "chombo, Ann" and hands[-1][-5:] == ["13300", "31000", "25700", "30000", "0"]
+    assert rows[-1] == ["4", "Ann", "13300", "-20000", "0", "0", "-36.7"]
+
+
+def test_export_and_replay_round_trip(jantaku, tmp_path):
+    ok(jantaku, "game", "new", "--players", "A,B,C,D", "--rules", "tenhou")
+    ok(jantaku, "game", "adjust", "A=+200", "D=-200", "--reason", "miscounted sticks")
+    ok(jantaku, "game", "riichi", "1")
+    ok(jantaku, "game", "ron", "--from", "2", "--winner", "1", "--han", "3", "--fu", "30",
+       "--winner", "3", "--yakuman", "1")
+    log = tmp_path / "events.jsonl"
+    log.write_text("# exported\n" + ok(jantaku, "game", "export") + "\n")
+    replayed = json.loads(ok(jantaku, "game", "replay", str(log), "--json"))
+    assert replayed == {k: v for k, v in state_of(jantaku).items() if k != "game_id"}
+    # Tenhou double ron on C's discard: B 3900, D a 32000 yakuman; D sits right after C, so D takes B's stick.
+    assert replayed["points"] == [25200, 24000 + 3900, 25000 - 3900 - 32000, 25000 + 32000 + 1000 - 200]
+    assert replayed["over"] and replayed["over_reason"] == "bust: C below zero"
+
+
+def test_replay_reports_the_bad_line(jantaku, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "game_started", "players": ["A","B","C","D"], "preset": "wrc"}\n'
+                   '{"type": "riichi", "seat": 7}\n')
+    code, _, err = jantaku("game", "replay", str(bad), "--json")
+    assert code == 2 and "bad.jsonl:2: riichi seat must be a seat number 0-3, not 7" in err
+    bad.write_text("{not json\n")
+    code, _, err = jantaku("game", "replay", str(bad))
+    assert code == 2 and "bad.jsonl:1: not JSON" in err
+    code, _, err = jantaku("game", "replay", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_cli_rejections_exit_2_with_the_reason(jantaku):
+    code, _, err = jantaku("game", "show")
+    assert code == 2 and "no game yet" in err
+    code, _, err = jantaku("game", "new", "--players", "A,B,C", "--rules", "wrc")
+    assert code == 2 and "four names" in err
+    code, _, err = jantaku("game", "new", "--players", "A,B,C,D", "--rules", "poker")
+    assert code == 2 and "unknown rules 'poker'" in err
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "tenhou")
+    cases = [
+        (("riichi", "Zed"), "unknown seat 'Zed'"),
+        (("ron", "--from", "Bob", "--winner", "Bob", "--han", "1", "--fu", "30"), "cannot win on it"),
+        (("tsumo", "Bob", "--han", "2"), "below 5 han the fu are needed"),
+        (("tsumo", "Bob"), "give the hand"),
+        (("tsumo", "Bob", "--han", "1", "--fu", "30", "--hand", "123m"), "not both"),
+        (("tsumo", "Bob", "--hand", "123m456p789s1z", "--win", "1z"), "Bob's hand: wrong tile count"),
+        (("tsumo", "Bob", "--hand", "123m456p789s1122z", "--win", "3z"), "Bob's hand does not score"),
+        (("tsumo", "Bob", "--hand", "234m567p11s345s34p", "--win", "2p", "--ippatsu"), "has not declared riichi"),
+        (("adjust", "Ann=100", "--reason", "x"), "sum to zero"),
+        (("adjust", "Ann:100", "--reason", "x"), "SEAT=AMOUNT"),
+        (("draw", "--tenpai", "Ann,Ann"), "listed twice"),
+        (("pao", "Bob", "Bob"), "own hand"),
+        (("undo",), "nothing to undo"),
+        (("redo",), "nothing to redo"),
+    ]
+    for args, message in cases:
+        code, _, err = jantaku("game", *args)
+        assert code == 2, args
+        assert message in err, (args, err)
+    ok(jantaku, "game", "riichi", "Bob")
+    code, _, err = jantaku("game", "riichi", "Bob")
+    assert code == 2 and "already declared riichi" in err
+    assert json.loads(ok(jantaku, "game", "export", "--json"))["log"][-1]["event"] == {"type": "riichi", "seat": 1}
+
+
+def test_list_and_pick_a_game(jantaku):
+    ok(jantaku, "game", "new", "--players", "A,B,C,D", "--rules", "club")
+    ok(jantaku, "game", "new", "--players", "W,X,Y,Z", "--rules", "uspml")
+    listed = json.loads(ok(jantaku, "game", "list", "--json"))
+    assert [(g["id"], g["preset"]) for g in listed] == [(2, "uspml"), (1, "club")]
+    ok(jantaku, "game", "riichi", "A", "--game", "1")
+    assert json.loads(ok(jantaku, "game", "show", "--json", "--game", "1"))["riichi"] == [True, False, False, False]
+    usp = json.loads(ok(jantaku, "game", "tsumo", "X", "--json"))  # flat payment: no han needed
+    assert usp["points"] == [18, 24, 19, 19]
+    assert "pool 0" in ok(jantaku, "game", "show")

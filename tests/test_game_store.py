@@ -1,0 +1,195 @@
+"""The SQLite event store: append-only log, validation before storing, undo/redo, exports, durability."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from table.errors import InputError
+from table.events import Adjustment, ExhaustiveDraw, GameEnded, RiichiDeclared, Ron, Tsumo, Win, event_from_json
+from table.game import fold
+from table.store import GameStore
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    with GameStore(tmp_path / "games.db") as s:
+        yield s
+
+
+def test_pragmas_give_full_durability(store):
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_append_validates_then_stores(store):
+    game = store.new_game(PLAYERS, "tenhou")
+    state = store.append(game, RiichiDeclared(1))
+    assert state.points == (25000, 24000, 25000, 25000)
+    with pytest.raises(InputError, match="already declared riichi"):
+        store.append(game, RiichiDeclared(1))
+    with pytest.raises(InputError, match="cannot win on it"):
+        store.append(game, Ron(2, (Win(2, han=1, fu=30),)))
+    # Rejected events leave no trace.
+    assert [e.event.type for e in store.log(game)] == ["game_started", "riichi"]
+    assert store.state(game).points == (25000, 24000, 25000, 25000)
+    with pytest.raises(InputError, match="there is no game 99"):
+        store.append(99, RiichiDeclared(0))
+
+
+def test_undo_and_redo_never_lose_data(store):
+    game = store.new_game(PLAYERS, "tenhou")
+    store.append(game, RiichiDeclared(1))
+    store.append(game, Tsumo(Win(1, han=1, fu=30)))  # a mis-entered hand
+    assert store.state(game).dealer == 1
+    undone = store.undo(game)
+    assert undone.dealer == 0 and undone.riichi == (False, True, False, False)
+    redone = store.redo(game)
+    assert redone.dealer == 1 and redone.points == store.state(game).points
+    store.undo(game)
+    store.append(game, Tsumo(Win(1, han=3, fu=30)))  # the corrected hand
+    with pytest.raises(InputError, match="nothing to redo"):
+        store.redo(game)
+    # Every row is still there: the wrong hand, both undos, the redo and the fix.
+    assert [e.event.type for e in store.log(game)] == [
+        "game_started", "riichi", "tsumo", "undo", "redo", "undo", "tsumo"]
+    assert [e.type for e in store.events(game)] == ["game_started", "riichi", "tsumo"]
+    assert store.state(game).points == (25000 - 2000, 24000 + 4000 + 1000, 25000 - 1000, 25000 - 1000)
+    store.undo(game)
+    store.undo(game)
+    with pytest.raises(InputError, match="nothing to undo"):
+        store.undo(game)
+
+
+def test_undo_works_after_the_game_is_over(store):
+    game = store.new_game(PLAYERS, "tenhou")
+    assert store.append(game, GameEnded()).over
+    with pytest.raises(InputError, match="the game is over"):
+        store.append(game, RiichiDeclared(0))
+    assert not store.undo(game).over
+
+
+def test_the_log_is_append_only(store):
+    game = store.new_game(PLAYERS, "tenhou")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store._db.execute("UPDATE log SET payload = '{}' WHERE game_id = ?", (game,))
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store._db.execute("DELETE FROM log")
+
+
+def test_many_games_in_one_file_and_a_second_connection_sees_writes(tmp_path):
+    path = tmp_path / "club.db"
+    with GameStore(path) as first, GameStore(path) as second:
+        a = first.new_game(PLAYERS, "club")
+        b = first.new_game(["W", "X", "Y", "Z"], "wrc")
+        assert second.current_game() == b
+        assert [g.id for g in second.games()] == [b, a]
+        second.state(a)  # warms second's cache
+        first.append(a, RiichiDeclared(2))
+        assert second.state(a).points[2] == 24000  # not served stale from the cache
+        first.undo(a)
+        assert second.state(a).points[2] == 25000
+        assert second.state(b).points == (30000,) * 4
+        summary = second.games()[0].to_json()
+        assert summary["preset"] == "wrc" and summary["players"] == ["W", "X", "Y", "Z"]
+
+
+def test_new_game_rejects_bad_input(store):
+    with pytest.raises(InputError, match="exactly 4 players"):
+        store.new_game(["A", "B", "C"], "tenhou")
+    with pytest.raises(InputError, match="unknown rules 'poker'"):
+        store.new_game(PLAYERS, "poker")
+    assert store.games() == []
+
+
+def test_export_json_replays_to_the_same_state(store):
+    game = store.new_game(PLAYERS, "club")
+    store.append(game, RiichiDeclared(1))
+    store.append(game, ExhaustiveDraw(tenpai=(1,)))
+    store.append(game, Adjustment((500, -500, 0, 0), "miscount"))
+    store.undo(game)
+    data = store.export_json(game)
+    events = [event_from_json(e) for e in data["events"]]
+    assert [e.type for e in events] == ["game_started", "riichi", "draw"]
+    assert fold(events).to_json() == store.state(game).to_json() == data["state"]
+    assert len(data["log"]) == 5 and data["log"][-1]["event"] == {"type": "undo"}
+    json.dumps(data)  # plain JSON all the way down
+
+
+def test_export_csv_has_one_row_per_hand(store):
+    game = store.new_game(PLAYERS, "tenhou")
+    store.append(game, RiichiDeclared(1))
+    store.append(game, ExhaustiveDraw(tenpai=(1,)))  # Bob tenpai alone: +3000, the stick stays
+    store.append(game, Ron(3, (Win(2, han=2, fu=30),)))  # Cid 2000 + 300 honba + 1000 stick from Dee
+    store.append(game, GameEnded())
+    rows = list(csv.reader(io.StringIO(store.export_csv(game))))
+    assert rows[0][:4] == ["hand", "round", "honba", "result"]
+    assert rows[1][:4] == ["1", "East 1", "0", "draw, tenpai: Bob"]
+    assert rows[1][4:12] == ["-1000", "3000", "-1000", "-1000", "24000", "27000", "24000", "24000"]
+    assert rows[2][:4] == ["2", "East 2", "1", "ron, Cid from Dee"]
+    assert rows[2][8:12] == ["24000", "27000", "27300", "21700"]
+    assert rows[3][3] == "game over (time called)"
+    assert rows[5] == ["rank", "name", "raw", "uma", "oka", "penalty", "net"]
+    assert rows[6][:3] == ["1", "Cid", "27300"]
+
+
+# -- kill -9 durability ---------------------------------------------------------------------------------
+
+WRITER = """
+import sys
+from table.events import Adjustment
+from table.store import GameStore
+store = GameStore(sys.argv[1])
+game = store.new_game(["A", "B", "C", "D"], "mleague")
+print("game", game, flush=True)
+for n in range(1, 100000):
+    amounts = (n, -n, 0, 0) if n % 2 else (-n, 0, n, 0)
+    store.append(game, Adjustment(amounts, f"burst {n}"))
+    print("ack", n, flush=True)
+"""
+
+
+@pytest.mark.parametrize("attempt", range(2))
+def test_kill_9_during_a_burst_loses_no_acknowledged_event(tmp_path, attempt):
+    path = tmp_path / "burst.db"
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout is not None
+    first = proc.stdout.readline().split()
+    assert first[0] == "game", first
+    game = int(first[1])
+    proc.stdout.readline()  # the first ack: the burst is running
+    time.sleep(random.uniform(0.05, 0.4))
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    acked = [1] + [int(line.split()[1]) for line in proc.stdout.read().splitlines() if line.startswith("ack ")]
+    proc.stdout.close()
+    assert proc.returncode == -signal.SIGKILL
+    assert len(acked) > 1
+
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+    with GameStore(path) as store:
+        log = store.log(game)
+        reasons = [e.event.reason for e in log[1:]]
+        # Every acknowledged event is there, in order; at most one more (committed, not yet acknowledged).
+        assert reasons[: len(acked)] == [f"burst {n}" for n in acked]
+        assert len(reasons) - max(acked) in (0, 1)
+        state = store.state(game)
+        assert sum(state.points) == 100000 and state.events == len(log)
+        store.append(game, RiichiDeclared(0))  # and the file takes new writes

@@ -1,0 +1,325 @@
+"""The Flask app through its test client: every route, and every rejection (401, 403, 400, 404, 405, 429, 503)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from helpers_device import make_assistant
+
+from device.panel import Panel
+from web import create_app
+
+PIN = "13579"
+
+
+@pytest.fixture
+def env(tmp_path):
+    assistant = make_assistant(tmp_path)
+    assistant.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    factory = MockFactory()
+    panel = Panel(assistant, assistant.config.panel, pin_factory=factory)
+    app = create_app(assistant.config, assistant)
+    app.extensions["jantaku.panel"] = panel
+    app.testing = True
+    yield app, assistant, panel
+    panel.close()
+    factory.reset()
+    assistant.store.close()
+
+
+@pytest.fixture
+def client(env):
+    return env[0].test_client()
+
+
+def login(client) -> dict[str, str]:
+    resp = client.post("/api/login", json={"pin": PIN})
+    assert resp.status_code == 200
+    return {"X-CSRF-Token": resp.get_json()["csrf_token"]}
+
+
+# ---- public pages ---------------------------------------------------------------------------------------
+
+
+def test_scoreboard_page_is_public_and_local_only(client):
+    resp = client.get("/")
+    assert resp.status_code == 200
+    html = resp.get_data(as_text=True)
+    assert 'class="seat bottom" data-seat="0"' in html and 'class="seat right" data-seat="1"' in html
+    assert "http://" not in html and "https://" not in html  # no CDN, no web fonts
+    assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
+    for asset in ("/static/app.css", "/static/common.js", "/static/scoreboard.js", "/static/tiles/0p.png"):
+        assert client.get(asset).status_code == 200, asset
+
+
+def test_state_json(client):
+    data = client.get("/api/state").get_json()
+    assert data["game"]["round"] == "East 1"
+    assert [s["name"] for s in data["game"]["seats"]] == ["Aki", "Ben", "Cid", "Dee"]
+    assert data["device"]["panel"].startswith("mock pins")
+    assert data["device"]["camera"].startswith("replay of 2 photo")
+
+
+def test_stream_sends_state_then_changes(env):
+    app, assistant, _ = env
+    client = app.test_client()
+    resp = client.get("/api/stream", buffered=False)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    chunks = iter(resp.response)
+    assert next(chunks) == b"retry: 1000\n\n"
+    first = next(chunks).decode()
+    assert first.startswith(f"id: {assistant.version}\nevent: state\ndata: ")
+    assistant.declare_riichi(3)
+    second = next(chunks).decode()
+    data = json.loads(second.split("data: ", 1)[1])
+    assert data["game"]["seats"][3]["riichi"] is True
+    resp.close()
+    assert app.extensions["jantaku.live"].open == 0
+
+
+def test_stream_slots_are_capped_and_the_rest_poll(env):
+    app, _, _ = env
+    hub = app.extensions["jantaku.live"]
+    hub.open = hub.max_streams
+    resp = app.test_client().get("/api/stream")
+    assert resp.status_code == 503
+    assert "poll /api/state" in resp.get_json()["error"]
+    hub.open = 0
+
+
+def test_healthz(client):
+    data = client.get("/healthz").get_json()
+    assert data["ok"] is True and data["device"]["game_keeping"] == "ok"
+
+
+def test_photo_route(env):
+    app, assistant, _ = env
+    client = app.test_client()
+    scan_id, _ = assistant.capture()
+    resp = client.get(f"/photo/{scan_id}.jpg")
+    assert resp.status_code == 200 and resp.mimetype == "image/jpeg" and resp.data[:2] == b"\xff\xd8"
+    assert client.get("/photo/nothere.jpg").status_code == 404
+    assert client.get("/photo/..%2Fsecret_key.jpg").status_code == 404
+
+
+def test_unknown_api_path_and_wrong_method_answer_json(client):
+    resp = client.get("/api/nothing")
+    assert resp.status_code == 404 and "no such page" in resp.get_json()["error"]
+    resp = client.get("/api/riichi")
+    assert resp.status_code == 405 and "GET is not allowed" in resp.get_json()["error"]
+
+
+# ---- PIN, session, CSRF, rate limit ---------------------------------------------------------------------
+
+
+def test_keeper_pages_redirect_to_login_without_pin(client):
+    for path in ("/keeper", "/keeper/history", "/keeper/furiten", "/keeper/panel"):
+        resp = client.get(path)
+        assert resp.status_code == 302 and "/keeper/login" in resp.headers["Location"], path
+
+
+def test_login_page_and_form(client):
+    assert client.get("/keeper/login").status_code == 200
+    resp = client.post("/keeper/login", data={"pin": "0000", "next": "/keeper/history"})
+    assert resp.status_code == 403 and "wrong PIN" in resp.get_data(as_text=True)
+    resp = client.post("/keeper/login", data={"pin": PIN, "next": "/keeper/history"})
+    assert resp.status_code == 302 and resp.headers["Location"].endswith("/keeper/history")
+    for path in ("/keeper", "/keeper/history", "/keeper/furiten", "/keeper/panel"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert 'name="csrf-token"' in page.get_data(as_text=True)
+    cookie = resp.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_login_next_cannot_leave_the_site(client):
+    resp = client.post("/keeper/login", data={"pin": PIN, "next": "//evil.example/x"})
+    assert resp.headers["Location"].endswith("/keeper")
+
+
+def test_pin_attempts_are_rate_limited(client):
+    for _ in range(5):
+        assert client.post("/api/login", json={"pin": "0000"}).status_code == 403
+    resp = client.post("/api/login", json={"pin": PIN})  # even the right PIN waits
+    assert resp.status_code == 429
+    assert int(resp.headers["Retry-After"]) > 0
+    assert "too many wrong PINs" in resp.get_json()["error"]
+
+
+def test_login_body_must_be_json_pin(client):
+    resp = client.post("/api/login", data="pin=1")
+    assert resp.status_code == 400 and "pin" in resp.get_json()["error"]
+
+
+WRITES = [
+    ("POST", "/api/game", {"players": ["A", "B", "C", "D"]}),
+    ("POST", "/api/riichi", {"seat": 0}),
+    ("POST", "/api/ron", {"discarder": 1, "winners": [{"seat": 0, "han": 1, "fu": 30}]}),
+    ("POST", "/api/tsumo", {"seat": 0, "han": 1, "fu": 30}),
+    ("POST", "/api/draw", {"tenpai": []}),
+    ("POST", "/api/abortive", {"reason": "four-winds"}),
+    ("POST", "/api/chombo", {"seat": 0}),
+    ("POST", "/api/adjust", {"amounts": [0, 0, 0, 0], "reason": "x"}),
+    ("POST", "/api/end", {}),
+    ("POST", "/api/undo", {}),
+    ("POST", "/api/redo", {}),
+    ("POST", "/api/scan", {}),
+    ("PUT", "/api/proposal", {}),
+    ("POST", "/api/proposal/confirm", {}),
+    ("DELETE", "/api/proposal", None),
+    ("POST", "/api/furiten", {"seat": 0}),
+    ("POST", "/api/panel/press", {"button": "scan"}),
+]
+READS = ["/api/keeper/state", "/api/games", "/api/history", "/api/games/1/export.json", "/api/games/1/export.csv",
+         "/api/panel"]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), WRITES)
+def test_writes_need_the_pin(client, method, path, body):
+    resp = client.open(path, method=method, json=body)
+    assert resp.status_code == 401
+    assert "PIN required" in resp.get_json()["error"]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), WRITES)
+def test_writes_need_the_csrf_token(client, method, path, body):
+    login(client)
+    resp = client.open(path, method=method, json=body, headers={"X-CSRF-Token": "forged"})
+    assert resp.status_code == 403
+    assert "CSRF" in resp.get_json()["error"]
+
+
+@pytest.mark.parametrize("path", READS)
+def test_keeper_reads_need_the_pin(client, path):
+    assert client.get(path).status_code == 401
+    login(client)
+    assert client.get(path).status_code == 200
+
+
+# ---- the API does the game ------------------------------------------------------------------------------
+
+
+def test_whole_hand_through_the_api(env):
+    app, assistant, _ = env
+    client = app.test_client()
+    h = login(client)
+    resp = client.post("/api/game", json={"players": ["Ann", "Bo", "Cy", "Di"], "preset": "wrc"}, headers=h)
+    assert resp.status_code == 200 and resp.get_json()["state"]["game"]["preset"] == "wrc"
+    assert client.post("/api/riichi", json={"seat": 2}, headers=h).get_json()["state"]["game"]["riichi_sticks"] == 1
+    resp = client.post("/api/scan", json={"winner": 2, "tsumo": False, "discarder": 0,
+                                          "photo": "02-seven-pairs.jpg"}, headers=h)
+    proposal = resp.get_json()["proposal"]
+    assert proposal["concealed"] == "4466s88s2233z6677z" and proposal["photo"] == "02-seven-pairs.jpg"
+    # riichi + chiitoitsu + honitsu = 6 han: haneman 12000 from the dealer
+    assert proposal["score"]["han"] == 6 and proposal["score"]["payment"] == {"ron": 12000}
+    resp = client.put("/api/proposal", json={"ura_indicators": "3z"}, headers=h)  # ura 3z -> 4z pair? no: 4s
+    assert resp.status_code == 200
+    resp = client.post("/api/proposal/confirm", headers=h, json={})
+    game = resp.get_json()["state"]["game"]
+    assert game["seats"][2]["points"] > 25000 and game["seats"][0]["points"] < 25000
+    assert game["last"]["photo"]["url"].startswith("/photo/")
+    assert client.get(game["last"]["photo"]["url"]).status_code == 200
+    hist = client.get("/api/history").get_json()
+    assert hist["names"] == ["Ann", "Bo", "Cy", "Di"]
+    assert len(hist["points"]) == 2 and hist["points"][0] == [30000] * 4 or hist["points"][0] == [25000] * 4
+    export = client.get(f"/api/games/{game['id']}/export.json")
+    assert export.status_code == 200 and "attachment" in export.headers["Content-Disposition"]
+    assert [e["type"] for e in json.loads(export.data)["events"]] == ["game_started", "riichi", "ron"]
+    csv_text = client.get(f"/api/games/{game['id']}/export.csv").get_data(as_text=True)
+    assert csv_text.splitlines()[0].startswith("hand,round,honba,result")
+    games = client.get("/api/games").get_json()["games"]
+    assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "message"),
+    [
+        ("POST", "/api/game", {"players": "Ann,Bo"}, "players must be a list"),
+        ("POST", "/api/game", {}, "missing field 'players'"),
+        ("POST", "/api/game", {"players": ["A", "B", "C", "D"], "preset": "chess"}, "unknown rules"),
+        ("POST", "/api/riichi", {"seat": 9}, "seat must be 0-3"),
+        ("POST", "/api/riichi", [1, 2], "must be a JSON object"),
+        ("POST", "/api/ron", {"discarder": 0, "winners": {}}, "winners must be a list"),
+        ("POST", "/api/ron", {"discarder": 0, "winners": [{"seat": 0, "han": 1}]}, "own discard"),
+        ("POST", "/api/tsumo", {"seat": 1, "hand": {"concealed": "123m", "win": "4m"}}, ""),
+        ("POST", "/api/draw", {"tenpai": "0,1"}, "lists of seats"),
+        ("POST", "/api/abortive", {"reason": 3}, "reason must be text"),
+        ("POST", "/api/adjust", {"amounts": [1, 2, 3, 4], "reason": "x"}, "sum to zero"),
+        ("POST", "/api/end", {"reason": 5}, "reason must be text"),
+        ("POST", "/api/redo", {}, "nothing to redo"),
+        ("POST", "/api/scan", {"tsumo": "yes"}, "tsumo must be true or false"),
+        ("POST", "/api/scan", {"winner": 1, "discarder": 1}, "own discard"),
+        ("POST", "/api/scan", {"photo": "cat.jpg"}, "no photo called"),
+        ("PUT", "/api/proposal", {"winner": "Ann"}, "winner must be 0-3"),
+        ("POST", "/api/proposal/confirm", {}, "no proposed hand"),
+        ("POST", "/api/furiten", {"seat": 0, "hand": "123m", "discards": ""}, "13 tiles"),
+        ("POST", "/api/furiten", {"seat": 0, "melds": "pon:111z"}, "melds must be a list"),
+        ("POST", "/api/panel/press", {"button": "explode"}, "no button"),
+    ],
+)
+def test_bad_input_is_a_4xx_with_the_reason(client, method, path, body, message):
+    h = login(client)
+    resp = client.open(path, method=method, json=body, headers=h)
+    assert 400 <= resp.status_code < 500, resp.get_data(as_text=True)
+    assert message in resp.get_json()["error"]
+    assert resp.get_json()["error"]
+
+
+def test_non_json_body_is_rejected(client):
+    h = login(client)
+    resp = client.post("/api/riichi", data="seat=1", headers={**h, "Content-Type": "text/plain"})
+    assert resp.status_code == 400 and "must be JSON" in resp.get_json()["error"]
+
+
+def test_body_too_large(client):
+    h = login(client)
+    resp = client.post("/api/riichi", data="x" * 100_000, headers={**h, "Content-Type": "application/json"})
+    assert resp.status_code == 413
+
+
+def test_export_of_a_missing_game(client):
+    login(client)
+    resp = client.get("/api/games/999/export.json")
+    assert resp.status_code == 400 and "no game 999" in resp.get_json()["error"]
+
+
+def test_panel_press_through_the_api_changes_the_game(env):
+    app, assistant, panel = env
+    client = app.test_client()
+    h = login(client)
+    resp = client.post("/api/panel/press", json={"button": "riichi1"}, headers=h)
+    assert resp.status_code == 200
+    assert resp.get_json()["panel"]["leds"]["riichi1"] is True
+    assert assistant.snapshot()["game"]["seats"][1]["riichi"] is True
+    resp = client.post("/api/panel/press", json={"button": "undo"}, headers=h)
+    assert assistant.snapshot()["game"]["seats"][1]["riichi"] is False
+    assert resp.get_json()["panel"]["leds"]["riichi1"] is False
+
+
+def test_logout_needs_session_and_csrf(client):
+    assert client.post("/keeper/logout").status_code == 302
+    login(client)
+    assert client.post("/keeper/logout", data={"csrf_token": "forged"}).status_code == 403
+
+
+def test_logout_ends_the_session(client):
+    h = login(client)
+    resp = client.post("/keeper/logout", data={"csrf_token": h["X-CSRF-Token"]})
+    assert resp.status_code == 302
+    assert client.get("/api/keeper/state").status_code == 401
+
+
+def test_app_without_game_keeping_degrades_with_a_message(tmp_path, monkeypatch):
+    from device import game_port
+
+    monkeypatch.setattr(game_port, "unavailable", lambda: "table.store cannot be imported (test)")
+    assistant = make_assistant(tmp_path)
+    app = create_app(assistant.config, assistant)
+    client = app.test_client()
+    data = client.get("/api/state").get_json()
+    assert data["game"] is None and "table.store" in data["device"]["game_keeping"]
+    h = login(client)
+    resp = client.post("/api/riichi", json={"seat": 0}, headers=h)
+    assert resp.status_code == 400 and "game keeping is not available" in resp.get_json()["error"]

@@ -1,0 +1,101 @@
+"""Write synthetic training sets to disk: YOLO detection images/labels, classifier crops, and scene truth.
+
+    python -m vision.dataset OUT --train 1200 --val 100 [--seed 1] [--art PATH] [--shard K/N]
+
+Layout under OUT: det/images/{train,val}/*.jpg, det/labels/{train,val}/*.txt, det/data.yaml,
+cls/{train,val}/<crop class>/*.png, truth/{train,val}/*.json. Scene i of a split uses seed `seed * 1_000_003 + i`
+(val seeds are offset) so any scene can be re-rendered exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+from pathlib import Path
+
+import cv2
+
+from vision.classes import CROP_CLASSES, DET_CLASSES, SYMMETRIC, crop_label, is_horizontal
+from vision.crops import upright_crop
+from vision.progress import progress
+from vision.synth import Scene, make_scene
+
+DET_MAX_SIDE = 640  # detector images are stored at this size; the detector trains at <= this
+VAL_OFFSET = 500_000
+
+
+def scene_seed(seed: int, split: str, i: int) -> int:
+    return seed * 1_000_003 + (VAL_OFFSET if split == "val" else 0) + i
+
+
+def scene_json(scene: Scene) -> dict:
+    return {"labels": [dataclasses.asdict(lb) for lb in scene.labels], "truth": dataclasses.asdict(scene.truth),
+            "width": scene.image.shape[1], "height": scene.image.shape[0]}
+
+
+def write_scene(out: Path, split: str, stem: str, scene: Scene, rng: random.Random, crops_per_scene: int) -> None:
+    img = scene.image
+    h, w = img.shape[:2]
+    s = DET_MAX_SIDE / max(h, w)
+    small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(out / "det" / "images" / split / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    lines = []
+    for lb in scene.labels:
+        x1, y1, x2, y2 = lb.box
+        lines.append(f"{lb.det} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    (out / "det" / "labels" / split / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    (out / "truth" / split / f"{stem}.json").write_text(json.dumps(scene_json(scene)))
+    chosen = list(scene.labels)
+    rng.shuffle(chosen)
+    for k, lb in enumerate(chosen[:crops_per_scene]):
+        x1, y1, x2, y2 = lb.box
+        bw, bh = x2 - x1, y2 - y1
+        jit = [rng.uniform(-0.07, 0.07) for _ in range(4)]
+        box = (x1 + jit[0] * bw, y1 + jit[1] * bh, x2 + jit[2] * bw, y2 + jit[3] * bh)
+        crop = upright_crop(img, box, is_horizontal(lb.det))
+        label = crop_label(lb.name, lb.orientation, SYMMETRIC)
+        cv2.imwrite(str(out / "cls" / split / label / f"{stem}_{k}.png"), crop)
+
+
+def prepare_dirs(out: Path) -> None:
+    for split in ("train", "val"):
+        for sub in ("det/images", "det/labels", "truth"):
+            (out / sub / split).mkdir(parents=True, exist_ok=True)
+        for c in CROP_CLASSES:
+            (out / "cls" / split / c).mkdir(parents=True, exist_ok=True)
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DET_CLASSES))
+    (out / "det" / "data.yaml").write_text(
+        f"path: {(out / 'det').resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+
+
+def generate(out: Path, n_train: int, n_val: int, seed: int = 1, art: str | None = None, shard: tuple[int, int] =
+             (0, 1), crops_per_scene: int = 24, quiet: bool = False) -> None:
+    prepare_dirs(out)
+    k, n = shard
+    for split, count in (("train", n_train), ("val", n_val)):
+        todo = [i for i in range(count) if i % n == k]
+        for i in progress(todo, len(todo), f"{split} scenes", enabled=not quiet):
+            s = scene_seed(seed, split, i)
+            scene = make_scene(s, art=art)
+            write_scene(out, split, f"{s:09d}", scene, random.Random(s ^ 0x5EED), crops_per_scene)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("out", type=Path)
+    p.add_argument("--train", type=int, default=1200)
+    p.add_argument("--val", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--art", default=None, help="FluffyStuff Export folder (default $JANTAKU_TILE_ART or shared)")
+    p.add_argument("--shard", default="0/1", help="K/N: write only scenes i with i %% N == K (parallel runs)")
+    p.add_argument("--crops-per-scene", type=int, default=24)
+    a = p.parse_args(argv)
+    k, n = (int(v) for v in a.shard.split("/"))
+    generate(a.out, a.train, a.val, a.seed, a.art, (k, n), a.crops_per_scene)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,126 @@
+"""Reading tiles from an image with onnxruntime and OpenCV only (no torch), as on a Raspberry Pi.
+
+Stage 1, the detector, finds every tile on a downscaled copy of the photo and says whether it is face up and whether
+its long axis runs vertically or horizontally. Stage 2, the classifier, reads each tile from a crop of the
+full-resolution photo (so red fives and small pips stay readable), turned upright by the detector's axis.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from table.errors import InputError
+from vision.classes import BACK, is_face_up, is_horizontal, orientation_from_crop
+from vision.crops import upright_crop
+from vision.view import SeenTile
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+@dataclass(frozen=True)
+class Detection:
+    box: tuple[float, float, float, float]
+    det: int  # detector class
+    score: float
+
+
+def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    h, w = img.shape[:2]
+    r = size / max(h, w)
+    nw, nh = round(w * r), round(h * r)
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    out = np.full((size, size, 3), 114, np.uint8)
+    top, left = (size - nh) // 2, (size - nw) // 2
+    out[top : top + nh, left : left + nw] = resized
+    return out, r, (left, top)
+
+
+class Recognizer:
+    """Two ONNX models and their class lists from `models/recognizer.json`."""
+
+    def __init__(self, models: Path | str | None = None, threads: int | None = None,
+                 conf: float = 0.35, iou: float = 0.5) -> None:
+        import onnxruntime as ort
+
+        folder = Path(models or os.environ.get("JANTAKU_MODELS", MODELS))
+        meta_path = folder / "recognizer.json"
+        if not meta_path.exists():
+            raise InputError(f"no tile recognizer in {folder} (recognizer.json missing)")
+        meta = json.loads(meta_path.read_text())
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        providers = ["CPUExecutionProvider"]
+        self.det = ort.InferenceSession(str(folder / meta["detector"]["file"]), opts, providers=providers)
+        self.cls = ort.InferenceSession(str(folder / meta["classifier"]["file"]), opts, providers=providers)
+        self.det_size = int(meta["detector"]["imgsz"])
+        self.cls_size = int(meta["classifier"]["imgsz"])
+        self.cls_names: list[str] = list(meta["classifier"]["classes"])
+        self.symmetric = frozenset(meta.get("symmetric", ()))
+        self.conf, self.iou = conf, iou
+        self._det_input = self.det.get_inputs()[0].name
+        self._cls_input = self.cls.get_inputs()[0].name
+        self._cls_batch = self.cls.get_inputs()[0].shape[0]
+
+    def detect(self, img: np.ndarray) -> list[Detection]:
+        boxed, r, (left, top) = _letterbox(img, self.det_size)
+        x = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.det.run(None, {self._det_input: x})[0][0]  # (4 + classes, anchors)
+        out = out.T
+        scores = out[:, 4:]
+        cls = scores.argmax(1)
+        conf = scores[np.arange(len(cls)), cls]
+        keep = conf >= self.conf
+        out, cls, conf = out[keep], cls[keep], conf[keep]
+        if not len(out):
+            return []
+        cx, cy, w, h = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
+        boxes = np.stack([cx - w / 2, cy - h / 2, w, h], 1)
+        idx = cv2.dnn.NMSBoxes(boxes.tolist(), conf.tolist(), self.conf, self.iou)
+        dets = []
+        ih, iw = img.shape[:2]
+        for i in np.array(idx).reshape(-1):
+            x1 = (boxes[i, 0] - left) / r
+            y1 = (boxes[i, 1] - top) / r
+            x2 = x1 + boxes[i, 2] / r
+            y2 = y1 + boxes[i, 3] / r
+            dets.append(Detection((float(max(x1, 0)), float(max(y1, 0)), float(min(x2, iw)), float(min(y2, ih))),
+                                  int(cls[i]), float(conf[i])))
+        return dets
+
+    def classify(self, img: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
+        """(crop class, probability) per detection; face-down detections are not classified."""
+        todo = [k for k, d in enumerate(dets) if is_face_up(d.det)]
+        out: list[tuple[str, float]] = [(BACK, d.score) for d in dets]
+        if not todo:
+            return out
+        crops = np.stack([upright_crop(img, dets[k].box, is_horizontal(dets[k].det), self.cls_size) for k in todo])
+        x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        probs = []
+        step = self._cls_batch if isinstance(self._cls_batch, int) and self._cls_batch > 0 else 64
+        for s in range(0, len(x), step):
+            probs.append(self.cls.run(None, {self._cls_input: np.ascontiguousarray(x[s : s + step])})[0])
+        p = np.concatenate(probs)
+        if not np.allclose(p.sum(1), 1.0, atol=1e-2):
+            e = np.exp(p - p.max(1, keepdims=True))
+            p = e / e.sum(1, keepdims=True)
+        for j, k in enumerate(todo):
+            c = int(p[j].argmax())
+            out[k] = (self.cls_names[c], float(p[j, c]))
+        return out
+
+    def read_tiles(self, img: np.ndarray) -> list[SeenTile]:
+        dets = self.detect(img)
+        labels = self.classify(img, dets)
+        tiles = []
+        for d, (label, p) in zip(dets, labels, strict=True):
+            name, orientation = orientation_from_crop(d.det, label, self.symmetric)
+            conf = d.score * (p if is_face_up(d.det) else 1.0)
+            tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det), orientation=orientation))
+        return tiles

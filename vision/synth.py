@@ -1,0 +1,597 @@
+"""Synthetic table scenes with exact labels: tiles as 3-D blocks laid out as at a real riichi table.
+
+A scene is built in table coordinates (millimetres, table centre at the origin, z up; seat 0 sits on the -y side,
+seat 1 on +x, seat 2 on +y, seat 3 on -x, so seat 1 is seat 0's right-hand neighbour, shimocha). The winner
+(seat 0) shows the hand row with the winning tile set apart, the called melds (one tile sideways, added kans, closed
+kans with two backs), and the dead wall with dora indicators; the four discard ponds (kawa) lie in rows of six,
+each turned to its owner, with the riichi discard sideways. A pinhole camera (the fixed camera over the table or a
+hand-held phone at an angle, from any side) projects the blocks, then light, shadow, glare, blur, noise and JPEG are
+applied. Every tile's box, face, orientation and role comes from the placement, so the labels are exact.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.art import FaceSet, load_face_sets
+from vision.classes import BACK, det_class
+
+TILE_W, TILE_H, TILE_T = 26.0, 35.0, 19.0  # mm: width along a row, length, thickness
+
+
+@dataclass
+class Block:
+    """A tile on the table. `up` is the direction (radians, counter-clockwise from +x) its face top points."""
+
+    name: str
+    x: float
+    y: float
+    z: float
+    up: float
+    face_up: bool = True
+    labelled: bool = True
+    role: str = ""
+
+
+@dataclass
+class MeldTruth:
+    kind: str  # chi, pon, kan, added-kan, closed-kan
+    tiles: list[str]
+    source: str | None  # left, across, right
+
+
+@dataclass
+class SceneTruth:
+    """What a perfect reader would report. Seats are table seats; `viewer_seat` is the side the camera is on."""
+
+    concealed: list[str] = field(default_factory=list)
+    win: str | None = None
+    melds: list[MeldTruth] = field(default_factory=list)
+    dora_indicators: list[str] = field(default_factory=list)
+    ponds: dict[int, list[str]] = field(default_factory=dict)
+    riichi: dict[int, int | None] = field(default_factory=dict)
+    viewer_seat: int = 0
+    kind: str = ""
+
+
+@dataclass
+class TileLabel:
+    det: int  # detector class (vision.classes.DET_CLASSES)
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 pixels
+    name: str  # face or "back"
+    orientation: int  # degrees clockwise from image-up that the face top points: 0, 90, 180, 270
+    role: str
+
+
+@dataclass
+class Scene:
+    image: np.ndarray  # BGR uint8
+    labels: list[TileLabel]
+    truth: SceneTruth
+
+
+# ---------------------------------------------------------------------------------------------- the tiles dealt
+
+
+def _wall(rng: random.Random, red_fives: bool) -> list[str]:
+    """The 136 tiles, shuffled; one five of each suit is red when `red_fives`."""
+    tiles = []
+    for s in "mps":
+        for n in range(1, 10):
+            tiles += [f"{n}{s}"] * 4
+        if red_fives:
+            tiles.remove(f"5{s}")
+            tiles.append(f"0{s}")
+    tiles += [f"{n}z" for n in range(1, 8) for _ in range(4)]
+    rng.shuffle(tiles)
+    return tiles
+
+
+def _kind(t: str) -> str:
+    return "5" + t[1] if t[0] == "0" else t
+
+
+def _take(pool: list[str], kind: str) -> str | None:
+    for i, t in enumerate(pool):
+        if _kind(t) == kind:
+            return pool.pop(i)
+    return None
+
+
+def _sort_key(t: str) -> tuple[int, float]:
+    n = 5.5 if t[0] == "0" else int(t[0])
+    return "mpsz".index(t[1]), n
+
+
+def _winning_groups(rng: random.Random, pool: list[str]) -> tuple[list[list[str]], list[str]]:
+    """Four sets and a pair drawn from the pool, so the shown hand is complete and copies are never exceeded."""
+    groups: list[list[str]] = []
+    while len(groups) < 4:
+        t = rng.choice(pool)
+        k = _kind(t)
+        if k[1] != "z" and rng.random() < 0.6:
+            start = min(int(k[0]), 7) if rng.random() < 0.5 else max(1, int(k[0]) - 2)
+            start = min(start, 7)
+            kinds = [f"{start + i}{k[1]}" for i in range(3)]
+        else:
+            kinds = [k] * 3
+        taken = []
+        for kk in kinds:
+            got = _take(pool, kk)
+            if got is None:
+                break
+            taken.append(got)
+        if len(taken) == 3:
+            groups.append(taken)
+        else:
+            pool.extend(taken)
+    while True:
+        k = _kind(rng.choice(pool))
+        a = _take(pool, k)
+        b = _take(pool, k)
+        if a and b:
+            return groups, [a, b]
+        pool.extend(t for t in (a, b) if t)
+
+
+# ---------------------------------------------------------------------------------------------- the layout
+
+
+def _rot(lx: float, ly: float, seat: int) -> tuple[float, float]:
+    """Seat-local coordinates (owner on the -y side, facing +y) to table coordinates."""
+    a = seat * math.pi / 2
+    c, s = math.cos(a), math.sin(a)
+    return lx * c - ly * s, lx * s + ly * c
+
+
+def _place(blocks: list[Block], name: str, lx: float, ly: float, seat: int, *, sideways: int = 0,
+           face_up: bool = True, z: float = 0.0, labelled: bool = True, role: str = "") -> None:
+    x, y = _rot(lx, ly, seat)
+    up = math.pi / 2 + seat * math.pi / 2 + sideways * math.pi / 2
+    blocks.append(Block(name, x, y, z, up, face_up, labelled, role))
+
+
+def _row(blocks: list[Block], tiles: list[tuple[str, int, bool]], x0: float, y_base: float, seat: int,
+         rng: random.Random, role: str, gap: float = 0.6) -> float:
+    """Lay tiles left to right from x0 with their near edges on y_base; (name, sideways, face_up). Returns end x."""
+    x = x0
+    for name, side, up in tiles:
+        along, across = (TILE_H, TILE_W) if side else (TILE_W, TILE_H)
+        _place(blocks, name, x + along / 2, y_base + across / 2 + rng.uniform(-0.8, 0.8), seat, sideways=side,
+               face_up=up, role=role)
+        x += along + gap + rng.uniform(0, 1.0)
+    return x
+
+
+def _meld_tiles(rng: random.Random, meld: MeldTruth) -> tuple[list[tuple[str, int, bool]], int | None]:
+    """Tiles of a called meld in table order; returns also the index of the sideways tile (for an added kan)."""
+    turn = rng.choice((1, -1))
+    tiles = list(meld.tiles)
+    if meld.kind == "closed-kan":
+        return [(BACK, 0, False), (tiles[1], 0, True), (tiles[2], 0, True), (BACK, 0, False)], None
+    n = 3
+    side_at = {"left": 0, "across": 1, "right": n - 1 if meld.kind != "kan" else 3}[meld.source or "left"]
+    if meld.kind == "kan" and meld.source == "across":
+        side_at = rng.choice((1, 2))
+    row = [(t, 0, True) for t in tiles[: 4 if meld.kind == "kan" else 3]]
+    row[side_at] = (row[side_at][0], turn, True)
+    return row, side_at
+
+
+def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block],
+                 y_hand: float, seat: int = 0) -> None:
+    groups, pair = _winning_groups(rng, pool)
+    n_called = rng.choices((0, 1, 2, 3, 4), weights=(5, 3, 2, 1, 0.3))[0]
+    called, closed = groups[:n_called], groups[n_called:]
+    melds: list[MeldTruth] = []
+    for g in called:
+        k = _kind(g[0])
+        is_set = all(_kind(t) == k for t in g)
+        fourth = _take(pool, k) if is_set and rng.random() < 0.3 else None
+        if fourth:
+            kind = rng.choice(("kan", "added-kan", "closed-kan"))
+            melds.append(MeldTruth(kind, g + [fourth], None if kind == "closed-kan" else rng.choice(
+                ("left", "across", "right"))))
+        elif is_set:
+            melds.append(MeldTruth("pon", g, rng.choice(("left", "across", "right"))))
+        else:
+            melds.append(MeldTruth("chi", g, "left"))
+    concealed = [t for g in closed for t in g] + pair
+    win = concealed.pop(rng.randrange(len(concealed)))
+    concealed.sort(key=_sort_key)
+    if rng.random() < 0.1:
+        rng.shuffle(concealed)
+    truth.concealed, truth.win, truth.melds = concealed, win, melds
+
+    x = -rng.uniform(6.5, 8.5) * TILE_W
+    x = _row(blocks, [(t, 0, True) for t in concealed], x, y_hand, seat, rng, "hand")
+    win_sideways = rng.random() < 0.1
+    x += rng.uniform(0.6, 1.5) * TILE_W
+    x = _row(blocks, [(win, rng.choice((1, -1)) if win_sideways else 0, True)], x, y_hand, seat, rng, "win")
+    x += rng.uniform(0.8, 2.5) * TILE_W
+    for meld in melds:
+        row, side_at = _meld_tiles(rng, meld)
+        start = x
+        x = _row(blocks, row, x, y_hand, seat, rng, "meld")
+        if meld.kind == "added-kan" and side_at is not None:
+            # the added tile lies on the far side of the called (sideways) tile
+            offset = sum(TILE_H if s else TILE_W for _, s, _ in row[:side_at]) + 0.6 * side_at
+            _place(blocks, meld.tiles[3], start + offset + TILE_H / 2, y_hand + TILE_W * 1.5 + 0.8, seat,
+                   sideways=row[side_at][1], role="meld")
+        x += rng.uniform(0.15, 0.8) * TILE_W
+
+
+def _dora(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block], lx: float, ly: float,
+          seat: int, as_wall: bool) -> None:
+    n = rng.choices((1, 2, 3, 4, 5), weights=(6, 3, 1.5, 0.8, 0.4))[0]
+    indicators = [pool.pop() for _ in range(n)]
+    truth.dora_indicators = indicators
+    if not as_wall:
+        _row(blocks, [(t, 0, True) for t in indicators], lx, ly, seat, rng, "dora", gap=rng.uniform(0.5, 6))
+        return
+    first = rng.choice((2, 2, 2, 0, 1))
+    x = lx
+    for i in range(7):
+        up_tile = indicators[i - first] if first <= i < first + n else None
+        _place(blocks, BACK, x + TILE_W / 2, ly + TILE_H / 2, seat, face_up=False, labelled=False, role="wall")
+        _place(blocks, up_tile or BACK, x + TILE_W / 2, ly + TILE_H / 2, seat, face_up=up_tile is not None,
+               z=TILE_T, role="dora" if up_tile else "wall")
+        x += TILE_W + rng.uniform(0.2, 1.0)
+
+
+def _pond(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block], seat: int,
+          centre: float) -> None:
+    n = rng.randint(0, 19)
+    tiles = [pool.pop() for _ in range(n)]
+    riichi = rng.randrange(n) if n and rng.random() < 0.35 else None
+    truth.ponds[seat], truth.riichi[seat] = tiles, riichi
+    for r in range(0, n, 6):
+        chunk = [(t, rng.choice((1, -1)) if r + i == riichi else 0, True) for i, t in enumerate(tiles[r : r + 6])]
+        _row(blocks, chunk, -3 * TILE_W, -(centre + (r // 6 + 1) * (TILE_H + 0.8)), seat, rng, f"pond{seat}")
+
+
+def _hidden_hand(rng: random.Random, pool: list[str], blocks: list[Block], seat: int, y: float) -> None:
+    """Another player's hand laid face down: backs only, counted as backs."""
+    x = -6.5 * TILE_W
+    for _ in range(13):
+        pool.pop()
+        _place(blocks, BACK, x + TILE_W / 2, y + TILE_H / 2, seat, face_up=False, role="hidden")
+        x += TILE_W + 0.6
+
+
+def build_layout(rng: random.Random, kind: str) -> tuple[list[Block], SceneTruth, tuple[float, float, float, float]]:
+    """Blocks, truth and the region (x1, y1, x2, y2 in table mm) the camera should frame."""
+    pool = _wall(rng, red_fives=rng.random() < 0.85)
+    truth = SceneTruth(kind=kind)
+    blocks: list[Block] = []
+    centre = rng.uniform(2.6, 3.4) * TILE_W
+    y_hand = -(centre + 3 * TILE_H + rng.uniform(25, 70)) - TILE_H
+    _winner_area(rng, pool, truth, blocks, y_hand, 0)
+    if kind == "closeup":
+        if rng.random() < 0.5:
+            _dora(rng, pool, truth, blocks, -rng.uniform(1, 6) * TILE_W, y_hand + TILE_H + rng.uniform(20, 90), 0,
+                  as_wall=rng.random() < 0.5)
+        else:
+            _dora(rng, pool, truth, blocks, -rng.uniform(4, 9) * TILE_W, y_hand + TILE_H + rng.uniform(20, 60), 0,
+                  as_wall=rng.random() < 0.5)
+        xs = [b.x for b in blocks]
+        ys = [b.y for b in blocks]
+        return blocks, truth, (min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20)
+    for seat in range(4):
+        _pond(rng, pool, truth, blocks, seat, centre)
+    wall_seat = rng.randrange(1, 4)
+    _dora(rng, pool, truth, blocks, -rng.uniform(-1, 4) * TILE_W, -(centre + 3 * TILE_H + rng.uniform(15, 30)),
+          wall_seat, as_wall=True)
+    for seat in (1, 2, 3):
+        if seat != wall_seat and rng.random() < 0.35:
+            _hidden_hand(rng, pool, blocks, seat, y_hand + rng.uniform(-10, 10))
+    xs = [b.x for b in blocks]
+    ys = [b.y for b in blocks]
+    return blocks, truth, (min(xs) - 25, min(ys) - 25, max(xs) + 25, max(ys) + 25)
+
+
+# ---------------------------------------------------------------------------------------------- the camera
+
+
+@dataclass
+class Camera:
+    centre: np.ndarray
+    right: np.ndarray
+    down: np.ndarray
+    forward: np.ndarray
+    focal: float
+    size: tuple[int, int]  # width, height
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        rel = pts - self.centre
+        x, y, z = rel @ self.right, rel @ self.down, rel @ self.forward
+        z = np.maximum(z, 1e-3)
+        return np.stack([self.size[0] / 2 + self.focal * x / z, self.size[1] / 2 + self.focal * y / z], axis=-1)
+
+
+def make_camera(target: np.ndarray, azimuth: float, elevation: float, roll: float, hfov: float,
+                distance: float, size: tuple[int, int]) -> Camera:
+    v = np.array([math.sin(azimuth), -math.cos(azimuth), 0.0])
+    c = target + distance * (math.cos(elevation) * v + np.array([0, 0, math.sin(elevation)]))
+    f = target - c
+    f /= np.linalg.norm(f)
+    r = np.array([math.cos(azimuth), math.sin(azimuth), 0.0])
+    d = np.cross(f, r)
+    cr, sr = math.cos(roll), math.sin(roll)
+    r, d = cr * r + sr * d, -sr * r + cr * d
+    focal = size[0] / 2 / math.tan(hfov / 2)
+    return Camera(c, r, d, f, focal, size)
+
+
+def frame_camera(rng: random.Random, region: tuple[float, float, float, float], size: tuple[int, int],
+                 kind: str) -> Camera:
+    x1, y1, x2, y2 = region
+    target = np.array([(x1 + x2) / 2 + rng.uniform(-15, 15), (y1 + y2) / 2 + rng.uniform(-15, 15), 0.0])
+    if kind == "fixed":
+        azimuth = rng.choice((0, 0, 1, 2, 3)) * math.pi / 2 + math.radians(rng.uniform(-8, 8))
+        elevation = math.radians(rng.uniform(72, 90))
+    else:
+        any_side = rng.random() < 0.3
+        azimuth = rng.uniform(0, 2 * math.pi) if any_side else math.radians(rng.uniform(-25, 25))
+        elevation = math.radians(rng.uniform(32, 88))
+    roll = math.radians(rng.uniform(-5, 5))
+    hfov = math.radians(rng.uniform(48, 72))
+    fill = rng.uniform(0.6, 0.95)
+    corners = np.array([[x1, y1, 0], [x2, y1, 0], [x2, y2, 0], [x1, y2, 0]], float)
+    distance = 800.0
+    for _ in range(4):
+        cam = make_camera(target, azimuth, elevation, roll, hfov, distance, size)
+        p = cam.project(corners)
+        span = max((p[:, 0].max() - p[:, 0].min()) / size[0], (p[:, 1].max() - p[:, 1].min()) / size[1])
+        distance *= span / fill
+        distance = max(distance, 150.0)
+    return make_camera(target, azimuth, elevation, roll, hfov, distance, size)
+
+
+# ---------------------------------------------------------------------------------------------- drawing
+
+
+def _cloth(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A table cloth texture (felt, wood or patterned) covering 2 x 2 m at `size` pixels."""
+    base = np.array(rng.choice([(40, 110, 30), (120, 80, 20), (90, 90, 90), (40, 40, 140), (30, 30, 30),
+                                (60, 100, 140), (140, 140, 150), (20, 70, 20), (100, 60, 90)]), float)
+    base *= rng.uniform(0.6, 1.4)
+    low = cv2.resize(rng.normal(0, 1, (8, 8)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
+    high = rng.normal(0, 1, (size, size)).astype(np.float32)
+    tex = base[None, None, :] * (1 + 0.12 * low[:, :, None]) + 10 * high[:, :, None]
+    style = rng.random()
+    if style < 0.2:  # wood grain
+        y = np.linspace(0, 60, size, dtype=np.float32)[:, None] + 3 * low
+        tex *= (1 + 0.15 * np.sin(y))[:, :, None]
+    elif style < 0.3:  # woven / printed pattern
+        yy, xx = np.mgrid[0:size, 0:size]
+        period = rng.uniform(6, 30)
+        tex *= (1 + 0.1 * np.sign(np.sin(xx / period) * np.sin(yy / period)))[:, :, None]
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
+def _shade(colour: np.ndarray, normal: np.ndarray, light: np.ndarray, ambient: float) -> tuple[int, ...]:
+    k = ambient + (1 - ambient) * max(0.0, float(normal @ light))
+    return tuple(int(c) for c in np.clip(colour * k, 0, 255))
+
+
+def _block_corners(b: Block, w: float, h: float, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    u = np.array([math.cos(b.up), math.sin(b.up), 0.0])
+    r = np.array([u[1], -u[0], 0.0])
+    c = np.array([b.x, b.y, b.z])
+    base = np.array([c - w / 2 * r + h / 2 * u, c + w / 2 * r + h / 2 * u, c + w / 2 * r - h / 2 * u,
+                     c - w / 2 * r - h / 2 * u])  # TL TR BR BL as seen from above with the face upright
+    top = base + np.array([0, 0, t])
+    return base, top, u
+
+
+def _paste_texture(img: np.ndarray, tex: np.ndarray, quad: np.ndarray, alpha: np.ndarray) -> None:
+    x1, y1 = np.floor(quad.min(0)).astype(int)
+    x2, y2 = np.ceil(quad.max(0)).astype(int) + 1
+    x1, y1 = max(x1, 0), max(y1, 0)
+    x2, y2 = min(x2, img.shape[1]), min(y2, img.shape[0])
+    if x2 <= x1 or y2 <= y1:
+        return
+    th, tw = tex.shape[:2]
+    src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
+    m = cv2.getPerspectiveTransform(src, (quad - [x1, y1]).astype(np.float32))
+    warped = cv2.warpPerspective(tex, m, (x2 - x1, y2 - y1), flags=cv2.INTER_AREA if tw > (x2 - x1) else
+                                 cv2.INTER_LINEAR)
+    a = cv2.warpPerspective(alpha, m, (x2 - x1, y2 - y1))[:, :, None].astype(np.float32) / 255.0
+    roi = img[y1:y2, x1:x2].astype(np.float32)
+    img[y1:y2, x1:x2] = (roi * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
+
+
+def _rounded_alpha(w: int, h: int, radius: float) -> np.ndarray:
+    a = np.zeros((h, w), np.uint8)
+    r = int(radius)
+    cv2.rectangle(a, (r, 0), (w - r, h), 255, -1)
+    cv2.rectangle(a, (0, r), (w, h - r), 255, -1)
+    for cx, cy in ((r, r), (w - r, r), (r, h - r), (w - r, h - r)):
+        cv2.circle(a, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return a
+
+
+@dataclass
+class Look:
+    """Per-scene appearance of the tile set."""
+
+    faces: FaceSet
+    back: np.ndarray  # texture
+    body_tint: np.ndarray
+    back_colour: np.ndarray
+    body_colour: np.ndarray
+    back_frac: float
+    size: float  # tile size factor
+
+
+def _look(rng: random.Random, face_sets: tuple[FaceSet, ...]) -> Look:
+    weights = [3.0 if fs.name == "fluffy-regular" else 1.0 if fs.name == "fluffy-black" else 1.2 for fs in face_sets]
+    fs = rng.choices(face_sets, weights=weights)[0]
+    back_colour = np.array(rng.choice([(40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230),
+                                       (40, 40, 40), (220, 220, 220), (150, 60, 120), (180, 180, 60)]), float)
+    back_colour = np.clip(back_colour * rng.uniform(0.7, 1.2), 0, 255)
+    if fs.back is not None and rng.random() < 0.4:
+        back = fs.back
+        back_colour = back[back.shape[0] // 2, back.shape[1] // 2].astype(float)
+    else:
+        back = np.empty((160, 120, 3), np.uint8)
+        back[:] = back_colour
+        back = np.clip(back.astype(np.float32) + np.linspace(-12, 12, 160, dtype=np.float32)[:, None, None], 0,
+                       255).astype(np.uint8)
+    tint = np.array([rng.uniform(0.9, 1.03), rng.uniform(0.92, 1.03), rng.uniform(0.95, 1.05)])
+    return Look(fs, back, tint, back_colour, np.array(fs.body, float) * tint, rng.uniform(0.25, 0.5),
+                rng.uniform(0.9, 1.12))
+
+
+def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random) -> tuple[np.ndarray, list[TileLabel]]:
+    nrng = np.random.default_rng(rng.randrange(2**31))
+    w_img, h_img = cam.size
+    # table cloth: warp a 2 m texture onto the table plane with the plane-to-image homography
+    tex_px = 700
+    cloth = _cloth(nrng, tex_px)
+    plane = np.float32([[-1000, -1000], [1000, -1000], [1000, 1000], [-1000, 1000]])
+    texc = np.float32([[0, tex_px], [tex_px, tex_px], [tex_px, 0], [0, 0]])
+    cx, cy = np.mean([[b.x, b.y] for b in blocks], axis=0) if blocks else (0.0, 0.0)
+    near = np.float32([[cx - 100, cy - 100], [cx + 100, cy - 100], [cx + 100, cy + 100], [cx - 100, cy + 100]])
+    img_near = cam.project(np.c_[near, np.zeros(4)]).astype(np.float32)
+    h_plane_img = cv2.getPerspectiveTransform(near, img_near)
+    h_plane_tex = cv2.getPerspectiveTransform(plane, texc)
+    tex_from_img = h_plane_tex @ np.linalg.inv(h_plane_img)
+    img = cv2.warpPerspective(cloth, tex_from_img, (w_img, h_img), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
+    light /= np.linalg.norm(light)
+    ambient = rng.uniform(0.45, 0.75)
+    w, h, t = TILE_W * look.size, TILE_H * look.size, TILE_T * look.size
+
+    # drop shadows on the cloth
+    shadow = np.zeros((h_img, w_img), np.uint8)
+    for b in blocks:
+        base, top, _ = _block_corners(b, w, h, t)
+        if b.z > 0:
+            continue
+        cast = top - light[None, :] * (top[:, 2:3] / light[2])
+        pts = cam.project(np.vstack([base, cast]))
+        cv2.fillConvexPoly(shadow, cv2.convexHull(pts.astype(np.int32)), 255, cv2.LINE_AA)
+    k = max(3, int(w_img / 300) | 1)
+    shadow = cv2.GaussianBlur(shadow, (k * 2 + 1, k * 2 + 1), 0).astype(np.float32) / 255.0
+    img = (img.astype(np.float32) * (1 - rng.uniform(0.25, 0.5) * shadow[:, :, None])).astype(np.uint8)
+
+    face_alpha = _rounded_alpha(120, 160, 12)
+    order = sorted(blocks, key=lambda b: -float(np.linalg.norm(np.array([b.x, b.y, b.z]) - cam.centre)))
+    labels: list[TileLabel] = []
+    for b in order:
+        base, top, u = _block_corners(b, w, h, t)
+        r = np.array([u[1], -u[0], 0.0])
+        split = base + np.array([0, 0, t * (1 - look.back_frac if b.face_up else look.back_frac)])
+        lower_col, upper_col = (look.back_colour, look.body_colour) if b.face_up else (look.body_colour,
+                                                                                      look.back_colour)
+        sides = [((0, 1), u), ((1, 2), r), ((2, 3), -u), ((3, 0), -r)]
+        for (i, j), n in sides:
+            mid = (base[i] + base[j]) / 2 + np.array([0, 0, t / 2])
+            if float(n @ (cam.centre - mid)) <= 0:
+                continue
+            for lo, hi, col in ((base, split, lower_col), (split, top, upper_col)):
+                quad = cam.project(np.array([lo[i], lo[j], hi[j], hi[i]]))
+                cv2.fillConvexPoly(img, quad.astype(np.int32), _shade(col, n, light, ambient), cv2.LINE_AA)
+        quad_top = cam.project(top)
+        k_top = ambient + (1 - ambient) * float(light[2])
+        if b.face_up:
+            tex = np.clip(look.faces.faces[b.name].astype(np.float32) * look.body_tint * k_top, 0, 255)
+        else:
+            tex = np.clip(look.back.astype(np.float32) * k_top, 0, 255)
+        _paste_texture(img, tex.astype(np.uint8), quad_top, face_alpha)
+        if not b.labelled:
+            continue
+        pts = cam.project(np.vstack([base, top]))
+        x1, y1 = pts.min(0)
+        x2, y2 = pts.max(0)
+        full = (x2 - x1) * (y2 - y1)
+        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w_img), min(y2, h_img)
+        if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * full:
+            continue
+        centre = np.array([b.x, b.y, b.z + t])
+        p0, p1 = cam.project(np.array([centre, centre + u * h / 2]))
+        angle = math.degrees(math.atan2(p1[0] - p0[0], -(p1[1] - p0[1]))) % 360
+        orientation = int(round(angle / 90.0)) % 4 * 90
+        name = b.name if b.face_up else BACK
+        labels.append(TileLabel(det_class(b.face_up, orientation), (float(cx1), float(cy1), float(cx2), float(cy2)),
+                                name, orientation, b.role))
+    return img, labels
+
+
+def degrade(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
+    """Uneven light, a cast shadow, glare, colour cast, blur, noise and JPEG compression."""
+    nrng = np.random.default_rng(rng.randrange(2**31))
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-0.35, 0.35) * strength, rng.uniform(-0.35, 0.35) * strength
+    gain = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+    gain *= rng.uniform(0.7, 1.25)
+    f *= gain[:, :, None]
+    if rng.random() < 0.25 * strength:  # a large soft shadow (a person, a lamp arm)
+        mask = np.zeros((h, w), np.float32)
+        pts = np.array([[rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h] for _ in range(5)], np.int32)
+        cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0)
+        k = int(w / 20) * 2 + 1
+        mask = cv2.GaussianBlur(mask, (k, k), 0)
+        f *= (1 - rng.uniform(0.2, 0.45) * mask)[:, :, None]
+    if rng.random() < 0.3 * strength:  # glare from a lamp
+        mask = np.zeros((h, w), np.float32)
+        cv2.ellipse(mask, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
+                    (int(rng.uniform(0.03, 0.15) * w), int(rng.uniform(0.02, 0.08) * w)), rng.uniform(0, 180), 0,
+                    360, 1.0, -1)
+        k = int(w / 25) * 2 + 1
+        f += rng.uniform(60, 160) * cv2.GaussianBlur(mask, (k, k), 0)[:, :, None]
+    f *= np.array([rng.uniform(0.88, 1.12) for _ in range(3)], np.float32)
+    img = np.clip(f, 0, 255).astype(np.uint8)
+    r = rng.random()
+    if r < 0.25 * strength:
+        s = rng.uniform(0.5, 1.6) * w / 1280
+        img = cv2.GaussianBlur(img, (0, 0), s)
+    elif r < 0.35 * strength:
+        n = max(3, int(rng.uniform(3, 9) * w / 1280))
+        kern = np.zeros((n, n), np.float32)
+        kern[n // 2, :] = 1.0 / n
+        m = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        img = cv2.filter2D(img, -1, cv2.warpAffine(kern, m, (n, n)))
+    sigma = rng.uniform(0, 7) * strength
+    if sigma > 0.5:
+        img = np.clip(img.astype(np.float32) + nrng.normal(0, sigma, img.shape).astype(np.float32), 0,
+                      255).astype(np.uint8)
+    q = int(rng.uniform(35, 95)) if strength > 0 else 95
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+
+
+def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None = None, art: str | None = None,
+               fonts: bool = True, strength: float = 1.0) -> Scene:
+    """One labelled scene, fully determined by `seed` (and the styles available)."""
+    rng = random.Random(seed)
+    face_sets = load_face_sets(art, fonts)
+    kind = kind or rng.choices(("closeup", "table"), weights=(0.55, 0.45))[0]
+    if size is None:
+        size = (1280, 960) if rng.random() < 0.7 else (960, 1280)
+    blocks, truth, region = build_layout(rng, kind)
+    camera_kind = "fixed" if kind == "table" and rng.random() < 0.6 else "phone"
+    cam = frame_camera(rng, region, size, camera_kind)
+    look = _look(rng, face_sets)
+    img, labels = render(blocks, cam, look, rng)
+    truth.viewer_seat = _viewer_seat(cam)
+    return Scene(degrade(img, rng, strength), labels, truth)
+
+
+def _viewer_seat(cam: Camera) -> int:
+    """The table seat whose tiles read upright in the image (the side the camera looks from)."""
+    # image-down direction on the table points towards the viewer
+    d = cam.down[:2]
+    angle = math.degrees(math.atan2(d[1], d[0]))  # seat 0 at -90, seat 1 at 0, seat 2 at 90, seat 3 at 180
+    return int(round((angle + 90) / 90.0)) % 4

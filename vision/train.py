@@ -1,0 +1,134 @@
+"""Train the two stages from scratch on CPU and export them to ONNX (needs the optional extra `.[train]`).
+
+Stage 1 is a YOLOv8n detector built from its yaml (no downloaded weights) with four classes: face-up or face-down,
+long axis vertical or horizontal. Stage 2 is a YOLOv8n-cls classifier on 64 px colour crops turned upright by the
+detector's axis: 37 faces plus `back`, with `_r` classes for faces turned 180 degrees (see vision.classes).
+
+Everything stays offline (vision.md section 5): YOLO_OFFLINE, no autoinstall, a local TTF seeded as Arial.ttf.
+Runs, checkpoints and data live outside the work tree (default /root/jantaku-train) so a later session can resume:
+
+    python -m vision.dataset /root/jantaku-train/data1 --train 1500 --val 120 --seed 1
+    python -m vision.train classify --data /root/jantaku-train/data1 --epochs 12
+    python -m vision.train detect --data /root/jantaku-train/data1 --epochs 40 [--resume]
+    python -m vision.train export --out models
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+from pathlib import Path
+
+ROOT = Path(os.environ.get("JANTAKU_TRAIN_ROOT", "/root/jantaku-train"))
+FONT_SOURCES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
+
+
+def offline(threads: int) -> None:
+    """Environment that keeps ultralytics off the network and inside ROOT; call before importing it."""
+    cfg = ROOT / ".yolo"
+    (cfg / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    for src in FONT_SOURCES:
+        if os.path.exists(src):
+            for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+                dst = cfg / "Ultralytics" / name
+                if not dst.exists():
+                    shutil.copy(src, dst)
+            break
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    import torch
+
+    torch.set_num_threads(threads)
+
+
+def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str) -> Path:
+    from ultralytics import YOLO
+
+    run = ROOT / "runs" / name
+    last = run / "weights" / "last.pt"
+    if resume and last.exists():
+        YOLO(str(last)).train(resume=True)
+        return run
+    model = YOLO("yolov8n.yaml")
+    model.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
+                workers=2, pretrained=False, project=str(ROOT / "runs"), name=name, exist_ok=True, amp=False,
+                plots=False, fliplr=0.5, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=3, scale=0.5,
+                translate=0.1, hsv_h=0.02, patience=1000, save_period=1, seed=0, deterministic=False, val=True,
+                cache=False)
+    return run
+
+
+def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str) -> Path:
+    from ultralytics import YOLO
+
+    run = ROOT / "runs" / name
+    last = run / "weights" / "last.pt"
+    if resume and last.exists():
+        YOLO(str(last)).train(resume=True)
+        return run
+    model = YOLO("yolov8n-cls.yaml")
+    model.train(data=str(data / "cls"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=2,
+                pretrained=False, project=str(ROOT / "runs"), name=name, exist_ok=True, amp=False, plots=False,
+                fliplr=0.0, flipud=0.0, erasing=0.0, scale=0.15, hsv_h=0.01, hsv_s=0.4, hsv_v=0.4,
+                auto_augment=None, patience=1000, save_period=1, seed=0, deterministic=False)
+    return run
+
+
+def export(det_weights: Path, cls_weights: Path, out: Path, det_imgsz: int, cls_imgsz: int) -> None:
+    """ONNX files plus `recognizer.json`, which the onnxruntime reader needs (class names, input sizes)."""
+    from ultralytics import YOLO
+
+    from vision.classes import DET_CLASSES, SYMMETRIC
+
+    out.mkdir(parents=True, exist_ok=True)
+    det = YOLO(str(det_weights))
+    det_onnx = Path(det.export(format="onnx", imgsz=det_imgsz, opset=12, simplify=False, dynamic=False))
+    cls = YOLO(str(cls_weights))
+    cls_onnx = Path(cls.export(format="onnx", imgsz=cls_imgsz, opset=12, simplify=False, dynamic=True))
+    shutil.copy(det_onnx, out / "tile_detector.onnx")
+    shutil.copy(cls_onnx, out / "tile_classifier.onnx")
+    names = [cls.names[i] for i in range(len(cls.names))]
+    det_names = [det.names[i] for i in range(len(det.names))]
+    if tuple(det_names) != DET_CLASSES:
+        raise SystemExit(f"detector classes {det_names} differ from {DET_CLASSES}")
+    meta = {"detector": {"file": "tile_detector.onnx", "imgsz": det_imgsz, "classes": det_names},
+            "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "classes": names},
+            "symmetric": sorted(SYMMETRIC)}
+    (out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for cmd, imgsz, batch, epochs in (("detect", 512, 16, 40), ("classify", 64, 128, 12)):
+        s = sub.add_parser(cmd)
+        s.add_argument("--data", type=Path, default=ROOT / "data1")
+        s.add_argument("--epochs", type=int, default=epochs)
+        s.add_argument("--imgsz", type=int, default=imgsz)
+        s.add_argument("--batch", type=int, default=batch)
+        s.add_argument("--threads", type=int, default=1)
+        s.add_argument("--name", default="det" if cmd == "detect" else "cls")
+        s.add_argument("--resume", action="store_true", help="continue runs/NAME/weights/last.pt")
+    e = sub.add_parser("export")
+    e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
+    e.add_argument("--cls", type=Path, default=ROOT / "runs" / "cls" / "weights" / "best.pt")
+    e.add_argument("--det-imgsz", type=int, default=512)
+    e.add_argument("--cls-imgsz", type=int, default=64)
+    e.add_argument("--out", type=Path, default=Path("models"))
+    a = p.parse_args(argv)
+    offline(getattr(a, "threads", 2))
+    if a.cmd == "detect":
+        train_detector(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name)
+    elif a.cmd == "classify":
+        train_classifier(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name)
+    else:
+        export(a.det, a.cls, a.out, a.det_imgsz, a.cls_imgsz)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

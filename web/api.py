@@ -1,0 +1,251 @@
+"""The JSON API the keeper pages use (and any script may): every write needs the PIN session and CSRF token.
+
+Bad input answers 4xx with `{"error": "reason"}`; a good write answers the new keeper snapshot, so a page
+redraws from the reply without a second request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from table.errors import InputError
+from web.auth import csrf_token, keeper_required
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def assistant():
+    return current_app.extensions["jantaku"]
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None:
+        if request.content_length:
+            raise InputError("the request body must be JSON (Content-Type: application/json)")
+        return {}
+    if not isinstance(data, dict):
+        raise InputError("the request body must be a JSON object")
+    return data
+
+
+def need(data: dict[str, Any], key: str) -> Any:
+    if key not in data:
+        raise InputError(f"missing field {key!r}")
+    return data[key]
+
+
+def done(**extra: Any):
+    return jsonify(ok=True, **extra, state=assistant().keeper_snapshot())
+
+
+@bp.get("/keeper/state")
+@keeper_required
+def keeper_state():
+    return jsonify({**assistant().keeper_snapshot(), "csrf_token": csrf_token()})
+
+
+@bp.post("/game")
+@keeper_required
+def new_game():
+    data = body()
+    players = need(data, "players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InputError("players must be a list of four names")
+    preset = data.get("preset")
+    if preset is not None and not isinstance(preset, str):
+        raise InputError("preset must be a name such as tenhou")
+    game_id = assistant().start_game(players, preset)
+    return done(game_id=game_id)
+
+
+@bp.post("/riichi")
+@keeper_required
+def riichi():
+    assistant().declare_riichi(need(body(), "seat"))
+    return done()
+
+
+@bp.post("/ron")
+@keeper_required
+def ron():
+    data = body()
+    winners = need(data, "winners")
+    if not isinstance(winners, list):
+        raise InputError("winners must be a list of {seat, han, fu} or {seat, hand}")
+    assistant().record_ron(need(data, "discarder"), winners)
+    return done()
+
+
+@bp.post("/tsumo")
+@keeper_required
+def tsumo():
+    assistant().record_tsumo(body())
+    return done()
+
+
+@bp.post("/draw")
+@keeper_required
+def draw():
+    data = body()
+    tenpai = data.get("tenpai", [])
+    nagashi = data.get("nagashi", [])
+    if not isinstance(tenpai, list) or not isinstance(nagashi, list):
+        raise InputError("tenpai and nagashi must be lists of seats")
+    assistant().record_draw(tenpai, nagashi)
+    return done()
+
+
+@bp.post("/abortive")
+@keeper_required
+def abortive():
+    reason = need(body(), "reason")
+    if not isinstance(reason, str):
+        raise InputError("reason must be text")
+    assistant().record_abortive_draw(reason)
+    return done()
+
+
+@bp.post("/chombo")
+@keeper_required
+def chombo():
+    assistant().record_chombo(need(body(), "seat"))
+    return done()
+
+
+@bp.post("/adjust")
+@keeper_required
+def adjust():
+    data = body()
+    assistant().record_adjustment(need(data, "amounts"), need(data, "reason"))
+    return done()
+
+
+@bp.post("/end")
+@keeper_required
+def end():
+    reason = body().get("reason", "time called")
+    if not isinstance(reason, str):
+        raise InputError("reason must be text")
+    assistant().end_game(reason)
+    return done()
+
+
+@bp.post("/undo")
+@keeper_required
+def undo():
+    assistant().undo()
+    return done()
+
+
+@bp.post("/redo")
+@keeper_required
+def redo():
+    assistant().redo()
+    return done()
+
+
+@bp.post("/scan")
+@keeper_required
+def scan():
+    data = body()
+    tsumo_flag = data.get("tsumo")
+    if tsumo_flag is not None and not isinstance(tsumo_flag, bool):
+        raise InputError("tsumo must be true or false")
+    photo = data.get("photo")
+    if photo is not None and not isinstance(photo, str):
+        raise InputError("photo must be the name of a replay photo")
+    proposal = assistant().scan_hand(data.get("winner"), data.get("discarder"), tsumo_flag, photo)
+    return done(proposal=proposal.to_json())
+
+
+@bp.put("/proposal")
+@keeper_required
+def correct():
+    proposal = assistant().propose(**body())
+    return done(proposal=proposal.to_json())
+
+
+@bp.post("/proposal/confirm")
+@keeper_required
+def confirm():
+    assistant().confirm_proposal()
+    return done()
+
+
+@bp.delete("/proposal")
+@keeper_required
+def discard():
+    assistant().discard_proposal()
+    return done()
+
+
+@bp.post("/furiten")
+@keeper_required
+def furiten():
+    data = body()
+    melds = data.get("melds")
+    if melds is not None and not isinstance(melds, list):
+        raise InputError("melds must be a list like [\"pon:777z\"]")
+    read_pond = data.get("read_pond", False)
+    if not isinstance(read_pond, bool):
+        raise InputError("read_pond must be true or false")
+    result = assistant().check_furiten(need(data, "seat"), data.get("hand"), melds, data.get("discards"), read_pond)
+    return done(furiten=result)
+
+
+@bp.get("/games")
+@keeper_required
+def games():
+    return jsonify(games=assistant().games())
+
+
+@bp.get("/history")
+@keeper_required
+def history():
+    return jsonify(assistant().history())
+
+
+@bp.get("/games/<game_id>/export.json")
+@keeper_required
+def export_json(game_id: str):
+    text = assistant().export(game_id, "json")
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="jantaku-{game_id}.json"'})
+
+
+@bp.get("/games/<game_id>/export.csv")
+@keeper_required
+def export_csv(game_id: str):
+    text = assistant().export(game_id, "csv")
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="jantaku-{game_id}.csv"'})
+
+
+@bp.get("/panel")
+@keeper_required
+def panel_state():
+    panel = current_app.extensions.get("jantaku.panel")
+    if panel is None:
+        return jsonify(error="no panel is running in this process"), 404
+    return jsonify(panel.describe())
+
+
+@bp.post("/panel/press")
+@keeper_required
+def panel_press():
+    """Press a button of the mock panel (only under the mock pin factory: a real panel has real buttons)."""
+    panel = current_app.extensions.get("jantaku.panel")
+    if panel is None:
+        return jsonify(error="no panel is running in this process"), 404
+    if not panel.is_mock:
+        return jsonify(error="the panel has real pins: press the real button"), 409
+    data = body()
+    button = need(data, "button")
+    hold = data.get("hold", False)
+    if not isinstance(button, str) or not isinstance(hold, bool):
+        raise InputError('send {"button": "riichi1" | "scan" | "tsumo" | "ron" | "draw", "hold": false}')
+    panel.press(button, hold=hold)
+    return jsonify(ok=True, panel=panel.describe())

@@ -1,0 +1,54 @@
+"""The read-only pages anyone in the room may open: the scoreboard, its state, its live stream, hand photos."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, send_file
+
+from table.errors import InputError
+
+bp = Blueprint("display", __name__)
+
+
+def assistant():
+    return current_app.extensions["jantaku"]
+
+
+@bp.get("/")
+def scoreboard():
+    return render_template("scoreboard.html")
+
+
+@bp.get("/api/state")
+def state():
+    resp = jsonify(assistant().snapshot())
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/api/stream")
+def stream():
+    hub = current_app.extensions["jantaku.live"]
+    if not hub.try_open():
+        resp = jsonify(error="too many live viewers: poll /api/state instead")
+        resp.status_code = 503
+        resp.headers["Retry-After"] = "5"
+        return resp
+    resp = Response(hub.stream(), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+@bp.get("/photo/<scan_id>.jpg")
+def photo(scan_id: str):
+    try:
+        path = assistant().photo_path(scan_id)
+    except InputError as exc:
+        return jsonify(error=str(exc)), 404
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@bp.get("/healthz")
+def health():
+    snap = assistant().snapshot()
+    return jsonify(ok=True, version=snap["version"], device=snap["device"])

@@ -1,0 +1,68 @@
+"""Live updates by server-sent events, sized so spectators can never starve the scorekeeper of threads.
+
+Each open stream holds one waitress thread, so streams are capped (`max_streams`, below `threads`); a page
+turned away gets 503 and polls `/api/state` instead. A stream sends the state on connect and on every change,
+a keep-alive comment every 15 s, and closes after a few minutes so reconnects spread the load (EventSource
+reconnects by itself after `retry`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+
+KEEPALIVE_SECONDS = 15.0
+STREAM_SECONDS = 300.0
+
+
+class StreamHub:
+    def __init__(self, assistant, max_streams: int) -> None:
+        self.assistant = assistant
+        self.max_streams = max_streams
+        self.open = 0
+        self._lock = threading.Lock()
+        self._encoded: tuple[int, bytes] | None = None
+
+    def try_open(self) -> bool:
+        with self._lock:
+            if self.open >= self.max_streams:
+                return False
+            self.open += 1
+            return True
+
+    def _close(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+    def message(self) -> tuple[int, bytes]:
+        """The current state as one SSE message, encoded once per version for every stream."""
+        snap = self.assistant.snapshot()
+        cached = self._encoded
+        if cached and cached[0] == snap["version"]:
+            return cached
+        body = json.dumps(snap, separators=(",", ":"))
+        encoded = (snap["version"], f"id: {snap['version']}\nevent: state\ndata: {body}\n\n".encode())
+        self._encoded = encoded
+        return encoded
+
+    def stream(self, keepalive: float = KEEPALIVE_SECONDS, lifetime: float = STREAM_SECONDS) -> Iterator[bytes]:
+        """Yield SSE bytes until `lifetime` passes or the client goes away; the slot is freed either way."""
+        try:
+            yield b"retry: 1000\n\n"
+            version, msg = self.message()
+            yield msg
+            end = time.monotonic() + lifetime
+            while True:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                now_version = self.assistant.wait_for_change(version, min(keepalive, left))
+                if now_version == version:
+                    yield b": keep-alive\n\n"
+                    continue
+                version, msg = self.message()
+                yield msg
+        finally:
+            self._close()

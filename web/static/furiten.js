@@ -1,0 +1,25 @@
+// Furiten check: a seat's waiting hand against its own discards (typed, or read by the camera).
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  J.api("GET", "/api/keeper/state").then((s) => J.fillSeatSelects(s)).catch((e) => J.say(e.message, false));
+  $("f-check").addEventListener("click", async () => {
+    const body = {
+      seat: Number($("f-seat").value), hand: $("f-hand").value,
+      melds: $("f-melds").value.split(/\s+/).filter(Boolean), discards: $("f-discards").value,
+      read_pond: $("f-read").checked,
+    };
+    const out = $("f-result");
+    out.replaceChildren();
+    try {
+      const r = (await J.api("POST", "/api/furiten", body)).furiten;
+      out.append(J.el("p", { class: r.furiten ? "error" : "" }, r.furiten ? "FURITEN" : "Not furiten"));
+      out.append(J.el("p", {}, r.reason));
+      const waits = J.el("div", { class: "tile-row" }, "Waits: ");
+      for (const t of r.waits || []) waits.append(J.tileImg(t));
+      out.append(waits);
+      if (r.discards) $("f-discards").value = r.discards;
+      J.say("checked", true);
+    } catch (e) { out.append(J.el("p", { class: "error" }, e.message)); J.say(e.message, false); }
+  });
+})();

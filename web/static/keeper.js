@@ -1,0 +1,211 @@
+// The scorekeeper's recording page: every button calls the JSON API and redraws from its reply.
+"use strict";
+(() => {
+  let state = null;
+  let activeField = "p-concealed";
+  let selected = null; // {field, index} of a tile picked in a row, to be replaced from the picker
+
+  const $ = (id) => document.getElementById(id);
+  const seatOf = (id) => Number($(id).value);
+  const kind = (name) => document.querySelector(`input[name="${name}"]:checked`).value;
+
+  async function act(method, path, body, message) {
+    try {
+      const data = await J.api(method, path, body);
+      if (data.state) draw(data.state);
+      J.say(message || "done", true);
+      return data;
+    } catch (e) {
+      J.say(e.message, false);
+      return null;
+    }
+  }
+
+  function draw(s) {
+    state = s;
+    J.fillSeatSelects(s);
+    const g = s.game;
+    $("game-title").textContent = g ? `${g.round} · ${g.honba} honba · ${g.riichi_sticks} sticks · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
+    const mini = $("mini");
+    mini.replaceChildren();
+    if (g) {
+      for (const seat of g.seats) {
+        const box = J.el("div", { class: seat.dealer ? "dealer" : "" },
+          J.el("div", {}, `${seat.wind_name} · ${seat.name}${seat.riichi ? " · riichi" : ""}`),
+          J.el("div", { class: "pts" }, seat.points.toLocaleString("en-US")));
+        mini.append(box);
+      }
+    }
+    for (const b of document.querySelectorAll("[data-riichi]")) {
+      const seat = Number(b.dataset.riichi);
+      b.textContent = `Riichi: ${J.seatName(s, seat)}`;
+      b.disabled = !g || g.over || g.seats[seat].riichi;
+    }
+    const presetSel = $("preset");
+    if (!presetSel.options.length) {
+      for (const p of s.presets || []) presetSel.append(J.el("option", { value: p }, p));
+    }
+    const replay = $("scan-photo");
+    $("replay-label").hidden = !(s.replay_photos && s.replay_photos.length);
+    if (replay.options.length !== (s.replay_photos || []).length) {
+      replay.replaceChildren();
+      for (const p of s.replay_photos || []) replay.append(J.el("option", { value: p }, p));
+    }
+    if (s.next_photo && document.activeElement !== replay) replay.value = s.next_photo;
+    drawProposal(s.proposal);
+  }
+
+  function drawProposal(p) {
+    $("proposal").hidden = !p;
+    if (!p) return;
+    J.overlay($("proposal-photo"), p.photo_url, p.image, p.tiles);
+    $("proposal-photo-name").textContent = p.photo || "";
+    const warn = $("proposal-warnings");
+    warn.replaceChildren(...(p.warnings || []).map((w) => J.el("li", {}, w)));
+    const fields = { "p-concealed": p.concealed, "p-win": p.win, "p-melds": (p.melds || []).join(" "), "p-dora": p.dora_indicators, "p-ura": p.ura_indicators };
+    for (const [id, v] of Object.entries(fields)) if (document.activeElement !== $(id)) $(id).value = v || "";
+    for (const box of document.querySelectorAll("[data-flag]")) box.checked = !!(p.flags || {})[box.dataset.flag];
+    if (p.winner != null) $("scan-winner").value = String(p.winner);
+    if (p.discarder != null) $("scan-discarder").value = String(p.discarder);
+    document.querySelector(`input[name="scan-kind"][value="${p.tsumo ? "tsumo" : "ron"}"]`).checked = true;
+    drawRows();
+    const out = $("proposal-score");
+    out.replaceChildren();
+    if (p.error) out.append(J.el("p", { class: "error" }, p.error));
+    if (p.score && p.score.valid) out.append(J.scoreBlock(p.score));
+    $("confirm").disabled = !!p.error || !p.score;
+  }
+
+  function drawRows() {
+    for (const row of document.querySelectorAll(".tile-row")) {
+      const input = $(row.dataset.for);
+      const tiles = J.parseTiles(input.value);
+      row.replaceChildren();
+      (tiles || []).forEach((code, i) => {
+        const img = J.tileImg(code);
+        if (selected && selected.field === input.id && selected.index === i) img.classList.add("selected");
+        img.addEventListener("click", () => {
+          selected = selected && selected.field === input.id && selected.index === i ? null : { field: input.id, index: i };
+          activeField = input.id;
+          drawRows();
+        });
+        row.append(img);
+      });
+    }
+  }
+
+  function buildPicker() {
+    const codes = [];
+    for (const s of "mps") { for (let n = 1; n <= 9; n++) { codes.push(`${n}${s}`); if (n === 5) codes.push(`0${s}`); } }
+    for (let n = 1; n <= 7; n++) codes.push(`${n}z`);
+    const picker = $("picker");
+    for (const code of codes) {
+      const b = J.el("button", { type: "button", "data-tile": code, "aria-label": code });
+      b.append(J.tileImg(code));
+      b.addEventListener("click", () => pick(code));
+      picker.append(b);
+    }
+    const del = J.el("button", { type: "button", class: "delete-tile" }, "⌫ remove");
+    del.addEventListener("click", () => pick(null));
+    picker.append(del);
+  }
+
+  // Replace the selected tile with `code` (or remove it), else append to the active field.
+  function pick(code) {
+    const input = $(selected ? selected.field : activeField);
+    const tiles = J.parseTiles(input.value) || [];
+    if (selected) {
+      if (code) tiles[selected.index] = code; else tiles.splice(selected.index, 1);
+      selected = null;
+    } else if (code) {
+      tiles.push(code);
+    } else {
+      tiles.pop();
+    }
+    input.value = J.writeTiles(tiles);
+    drawRows();
+  }
+
+  function proposalBody() {
+    const flags = {};
+    for (const box of document.querySelectorAll("[data-flag]")) flags[box.dataset.flag] = box.checked;
+    const tsumo = kind("scan-kind") === "tsumo";
+    return {
+      concealed: $("p-concealed").value, win: $("p-win").value,
+      melds: $("p-melds").value.split(/\s+/).filter(Boolean),
+      dora_indicators: $("p-dora").value, ura_indicators: $("p-ura").value,
+      winner: seatOf("scan-winner"), discarder: tsumo ? null : seatOf("scan-discarder"), tsumo, flags,
+    };
+  }
+
+  function wire() {
+    $("undo").addEventListener("click", () => act("POST", "/api/undo", {}, "undone"));
+    $("redo").addEventListener("click", () => act("POST", "/api/redo", {}, "redone"));
+    for (const b of document.querySelectorAll("[data-riichi]")) {
+      b.addEventListener("click", () => act("POST", "/api/riichi", { seat: Number(b.dataset.riichi) }, "riichi declared"));
+    }
+    $("scan").addEventListener("click", async () => {
+      const tsumo = kind("scan-kind") === "tsumo";
+      const body = { winner: seatOf("scan-winner"), tsumo, discarder: tsumo ? null : seatOf("scan-discarder") };
+      if (!$("replay-label").hidden) body.photo = $("scan-photo").value;
+      $("scan").disabled = true;
+      J.say("reading the table…", true);
+      await act("POST", "/api/scan", body, "hand read: check it, then confirm");
+      $("scan").disabled = false;
+    });
+    $("type-hand").addEventListener("click", () => act("PUT", "/api/proposal", proposalBody(), "type the tiles, then score"));
+    $("rescore").addEventListener("click", () => act("PUT", "/api/proposal", proposalBody(), "scored"));
+    $("confirm").addEventListener("click", async () => {
+      const ok = await act("PUT", "/api/proposal", proposalBody(), "scored");
+      if (ok && ok.proposal && !ok.proposal.error) await act("POST", "/api/proposal/confirm", {}, "hand recorded");
+    });
+    $("discard").addEventListener("click", () => act("DELETE", "/api/proposal", undefined, "proposal discarded"));
+    for (const input of document.querySelectorAll(".tile-input")) {
+      input.addEventListener("focus", () => { activeField = input.id; selected = null; drawRows(); });
+      input.addEventListener("input", drawRows);
+    }
+    $("q-record").addEventListener("click", () => {
+      const yakuman = Number($("q-yakuman").value);
+      const entry = { seat: seatOf("q-winner") };
+      if (yakuman > 0) entry.yakuman = yakuman; else { entry.han = Number($("q-han").value); entry.fu = Number($("q-fu").value); }
+      if (kind("q-kind") === "tsumo") act("POST", "/api/tsumo", entry, "tsumo recorded");
+      else act("POST", "/api/ron", { discarder: seatOf("q-discarder"), winners: [entry] }, "ron recorded");
+    });
+    $("draw").addEventListener("click", () => {
+      const tenpai = [...document.querySelectorAll("[data-tenpai]:checked")].map((b) => Number(b.dataset.tenpai));
+      const nagashi = [...document.querySelectorAll("[data-nagashi]:checked")].map((b) => Number(b.dataset.nagashi));
+      act("POST", "/api/draw", { tenpai, nagashi }, "draw recorded").then((ok) => {
+        if (ok) for (const b of document.querySelectorAll("[data-tenpai],[data-nagashi]")) b.checked = false;
+      });
+    });
+    $("abortive").addEventListener("click", () => act("POST", "/api/abortive", { reason: $("abortive-reason").value }, "abortive draw recorded"));
+    $("chombo").addEventListener("click", () => act("POST", "/api/chombo", { seat: seatOf("chombo-seat") }, "chombo recorded"));
+    $("adjust").addEventListener("click", () => {
+      const amounts = [...document.querySelectorAll("[data-adjust]")].map((i) => Number(i.value));
+      act("POST", "/api/adjust", { amounts, reason: $("adjust-reason").value }, "adjustment recorded");
+    });
+    $("end").addEventListener("click", () => { if (confirm("End the game now?")) act("POST", "/api/end", { reason: "time called" }, "game ended"); });
+    $("new-game").addEventListener("click", () => {
+      const players = [...document.querySelectorAll("input.player")].map((i) => i.value);
+      act("POST", "/api/game", { players, preset: $("preset").value }, "new game started");
+    });
+  }
+
+  async function refresh() {
+    try { draw(await J.api("GET", "/api/keeper/state")); } catch (e) { J.say(e.message, false); }
+  }
+
+  buildPicker();
+  wire();
+  refresh();
+  // Follow changes made elsewhere (the panel, another keeper) without a reload.
+  if (window.EventSource) {
+    const es = new EventSource("/api/stream");
+    let seen = null;
+    es.addEventListener("state", (ev) => {
+      const v = JSON.parse(ev.data).version;
+      if (seen !== null && v !== seen) refresh();
+      seen = v;
+    });
+  }
+})();

@@ -1,0 +1,31 @@
+// The panel page: shows the LEDs, and under mock pins lets the keeper press the panel's buttons.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  function draw(p) {
+    $("panel-kind").textContent = p.mock ? "Mock pins: these buttons drive the panel's mock GPIO pins." : `Real pins (${p.factory}): press the buttons on the table.`;
+    for (const led of document.querySelectorAll("[data-led]")) {
+      const v = p.leds[led.dataset.led];
+      led.classList.toggle("on", !!v);
+      led.title = `${led.dataset.led}: ${v ? "on" : "off"}`;
+    }
+    $("panel-mode").textContent = p.mode_text || "";
+    for (const b of document.querySelectorAll("[data-button]")) b.disabled = !p.mock;
+  }
+  async function refresh() {
+    try { draw(await J.api("GET", "/api/panel")); } catch (e) { J.say(e.message, false); }
+  }
+  for (const b of document.querySelectorAll("[data-button]")) {
+    b.addEventListener("click", async () => {
+      try {
+        const name = b.dataset.button === "undo" ? null : b.dataset.button;
+        const r = await J.api("POST", "/api/panel/press", name ? { button: name } : { button: "undo", hold: true });
+        draw(r.panel);
+        J.say(`pressed ${b.dataset.button}`, true);
+      } catch (e) { J.say(e.message, false); }
+    });
+  }
+  J.api("GET", "/api/keeper/state").then((s) => J.fillSeatSelects(s)).catch(() => {});
+  refresh();
+  setInterval(refresh, 500);
+})();

@@ -1,0 +1,109 @@
+// The scoreboard: draws the table from /api/state and keeps it live with server-sent events
+// (or polling once a second when the server has no stream slot left).
+"use strict";
+(() => {
+  const live = document.getElementById("live");
+  let lastVersion = -1, pollTimer = null, source = null;
+
+  function fmt(n) { return n == null ? "—" : Number(n).toLocaleString("en-US"); }
+
+  function render(state) {
+    if (state.version === lastVersion) return;
+    lastVersion = state.version;
+    document.body.dataset.version = state.version;
+    const g = state.game;
+    document.getElementById("round").textContent = g ? g.round : "No game";
+    document.getElementById("honba").textContent = g ? g.honba : 0;
+    document.getElementById("sticks").textContent = g ? g.riichi_sticks : 0;
+    document.getElementById("preset").textContent = g ? g.preset_title : (state.device.game_keeping !== "ok" ? state.device.game_keeping : "");
+    const over = document.getElementById("over");
+    over.hidden = !(g && g.over);
+    over.textContent = g && g.over ? `Game over${g.over_reason ? ": " + g.over_reason : ""}` : "";
+    const deltas = g && g.last ? g.last.deltas : null;
+    for (const node of document.querySelectorAll(".seat")) {
+      const seat = Number(node.dataset.seat);
+      const s = g ? g.seats[seat] : null;
+      node.querySelector(".wind-letter").textContent = s ? s.wind_name : "-";
+      node.querySelector(".name").textContent = s ? s.name : "—";
+      const pts = node.querySelector(".points");
+      pts.textContent = s ? fmt(s.points) : "—";
+      pts.classList.toggle("neg", !!s && s.points < 0);
+      node.classList.toggle("dealer", !!s && s.dealer);
+      node.classList.toggle("riichi", !!s && s.riichi);
+      let d = node.querySelector(".delta");
+      if (!d) { d = J.el("div", { class: "delta" }); node.insertBefore(d, node.querySelector(".riichi-stick")); }
+      const dv = deltas ? deltas[seat] : 0;
+      d.textContent = dv ? (dv > 0 ? "+" : "") + fmt(dv) : "";
+      d.className = "delta " + (dv > 0 ? "up" : dv < 0 ? "down" : "");
+    }
+    renderLast(g);
+    renderStandings(g);
+  }
+
+  function renderLast(g) {
+    const card = document.getElementById("last");
+    const last = g && g.last;
+    card.hidden = !last;
+    if (!last) return;
+    document.getElementById("last-title").textContent = last.title;
+    const body = document.getElementById("last-body");
+    body.replaceChildren();
+    for (const w of last.winners || []) {
+      const block = J.scoreBlock(w);
+      if (last.winners.length > 1) block.prepend(J.el("h3", {}, w.name));
+      body.append(block);
+    }
+    if (last.detail) body.append(J.el("p", {}, last.detail));
+    const ds = J.el("div", { class: "deltas" });
+    (last.deltas || []).forEach((v, seat) => {
+      if (v) ds.append(J.el("span", { class: v > 0 ? "up" : "down" }, `${g.seats[seat].name} ${v > 0 ? "+" : ""}${fmt(v)}`));
+    });
+    body.append(ds);
+    const photo = last.photo;
+    J.overlay(document.getElementById("last-photo"), photo && photo.url, photo && photo.image, photo && photo.tiles);
+  }
+
+  function renderStandings(g) {
+    const card = document.getElementById("standings");
+    card.hidden = !(g && g.standings && g.standings.length);
+    if (card.hidden) return;
+    const tbody = card.querySelector("tbody");
+    tbody.replaceChildren();
+    for (const r of g.standings) {
+      tbody.append(J.el("tr", {}, J.el("td", {}, r.rank), J.el("td", {}, r.name), J.el("td", { class: "num" }, fmt(r.points)),
+        J.el("td", { class: "num" }, (r.net > 0 ? "+" : "") + r.net)));
+    }
+  }
+
+  async function poll() {
+    try {
+      render(await J.api("GET", "/api/state"));
+      live.textContent = "live (polling)"; live.classList.remove("off");
+    } catch (e) {
+      live.textContent = "offline, retrying"; live.classList.add("off");
+    }
+  }
+
+  function startPolling() {
+    if (pollTimer) return;
+    pollTimer = setInterval(poll, 1000);
+    poll();
+    setTimeout(() => { clearInterval(pollTimer); pollTimer = null; connect(); }, 30000);
+  }
+
+  function connect() {
+    if (!window.EventSource) { startPolling(); return; }
+    source = new EventSource("/api/stream");
+    source.addEventListener("state", (ev) => {
+      render(JSON.parse(ev.data));
+      live.textContent = "live"; live.classList.remove("off");
+    });
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) { source = null; startPolling(); }
+      else { live.textContent = "reconnecting…"; live.classList.add("off"); }
+    };
+  }
+
+  poll();
+  connect();
+})();
