@@ -321,7 +321,7 @@ def history_view(store, game_id: int) -> dict[str, Any]:
             summary = st.last_hand.summary(st.players)
             where, _, what = summary.partition(": ")
             hands.append({"round": where, "title": what, "points": list(st.points)})
-        elif st.points != previous.points:
+        elif st.points != previous.points and (st.over or st.riichi == previous.riichi):  # not a riichi deposit
             points.append(list(st.points))
             what = f"game over ({st.over_reason})" if st.over else "adjustment"
             hands.append({"round": st.round_name, "title": what, "points": list(st.points)})

@@ -332,5 +332,9 @@ class Panel:
         self._stop.set()
         self._queue.put(("stop", ""))
         self._worker.join(timeout=2)
+        for btn in self.buttons.values():  # stop every hold thread at once, not 0.1 s each in turn
+            thread = getattr(btn, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
         for dev in [*self.buttons.values(), *self.leds.values()]:
             dev.close()

@@ -257,7 +257,10 @@ class Pao(Event):
 
 @dataclass(frozen=True, slots=True)
 class Adjustment(Event):
-    """A manual correction: points per seat, summing to zero, with the reason written down."""
+    """A manual correction: points per seat, summing to zero, with the reason written down.
+
+    It fixes a count, it is not a hand: the deal, the counters and the bust check are left alone.
+    """
 
     type: ClassVar[str] = "adjustment"
     amounts: tuple[int, int, int, int]

@@ -197,10 +197,13 @@ class GameState:
 
 
 _STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState))
+_STATE_FIELD_SET = frozenset(_STATE_FIELDS)
 
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
     """`dataclasses.replace` for GameState, without its per-call introspection (the fold's hot path)."""
+    if not changes.keys() <= _STATE_FIELD_SET:
+        raise TypeError(f"GameState has no field(s) {sorted(changes.keys() - _STATE_FIELD_SET)}")
     new = object.__new__(GameState)
     for name in _STATE_FIELDS:
         object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
@@ -621,12 +624,12 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
         last_hand=result,
     )
     last_round = 0 if rules.length == "east" else 1
-    target = rules.return_points
+    target = rules.west_target
     all_last = state.dealer == 3 and state.round_wind >= last_round
     if rules.busting and any(p < 0 for p in points):
         busted = ", ".join(state.players[s] for s in range(4) if points[s] < 0)
         return _finish(new, f"bust: {busted} below zero")
-    if state.round_wind > last_round and any(p >= target for p in points):
+    if rules.west_extension and state.round_wind > last_round and any(p >= target for p in points):
         return _finish(new, f"{WIND_NAMES[state.round_wind]} round: a player reached {target}")
     if keep_deal:
         top = all(points[state.dealer] > points[s] for s in range(4) if s != state.dealer)

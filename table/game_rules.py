@@ -113,8 +113,11 @@ class GameRules:
     tenpai_yame: bool
     """In the last hand a dealer who is tenpai at a draw while in first place ends the game."""
     west_extension: bool
-    """If nobody has `return_points` after the last hand, play on into the West round (sudden death:
-    the game ends after the first hand that leaves someone at or above `return_points`, at West 4 latest)."""
+    """If nobody has `west_target` after the last hand, play on into the West round (sudden death: the game
+    ends after the first hand that leaves someone at or above `west_target`, at West 4 at the latest)."""
+    west_target: int
+    """Points someone must hold for the game to end at the last hand (and for agari-yame) where the West
+    round exists; 0 where it does not."""
     leftover_sticks: Literal["first", "void"]
     """Riichi sticks still on the table when the game ends go to first place, or leave the game."""
     notes: tuple[str, ...] = field(default=())
@@ -167,6 +170,7 @@ TENHOU = GameRules(
     agari_yame=True,
     tenpai_yame=True,
     west_extension=True,
+    west_target=30000,
     leftover_sticks="first",
     notes=(
         "uma 20/10 follows the ranked-room rule list (MJS '10-20'); Pantheon's preset uses 15/5 with oka",
@@ -210,6 +214,7 @@ MAHJONGSOUL = GameRules(
     agari_yame=True,
     tenpai_yame=True,
     west_extension=True,
+    west_target=30000,
     leftover_sticks="first",
     notes=(
         "settlement at 25000 with uma 15/5 and no oka follows BH4HPA's preset (the client shows rank points)",
@@ -255,6 +260,7 @@ WRC = GameRules(
     agari_yame=False,
     tenpai_yame=False,
     west_extension=False,
+    west_target=0,
     leftover_sticks="void",
     notes=(
         "chombo -30000 follows the WRC 2022 changes (Pantheon still has -20000)",
@@ -300,6 +306,7 @@ EMA = GameRules(
     agari_yame=False,
     tenpai_yame=False,
     west_extension=False,
+    west_target=0,
     leftover_sticks="first",
     notes=(
         "multiple ron: the discarder pays each winner in full, counters included; sticks to the nearest "
@@ -344,6 +351,7 @@ MLEAGUE = GameRules(
     agari_yame=False,
     tenpai_yame=False,
     west_extension=False,
+    west_target=0,
     leftover_sticks="first",
     notes=(
         "chombo: one source says a 20000-point penalty, another says mangan payment; we follow the 20000 "
@@ -390,6 +398,7 @@ NARO1 = GameRules(
     agari_yame=False,
     tenpai_yame=False,
     west_extension=False,
+    west_target=0,
     leftover_sticks="void",
     notes=(
         "§2.1: 30000 start, busting ends the game, atama-hane, uma 5-15, games end at South 4",
@@ -435,6 +444,7 @@ CLUB = GameRules(
     agari_yame=False,
     tenpai_yame=False,
     west_extension=False,
+    west_target=0,
     leftover_sticks="first",
     notes=(
         "§1.4 says players begin with 30000, §3.6.1 says 25000 returning 30000 with oka: we follow §3.6.1, "
@@ -486,6 +496,7 @@ USPML = GameRules(
     agari_yame=False,
     tenpai_yame=False,
     west_extension=False,
+    west_target=0,
     leftover_sticks="void",
     notes=(
         "20 points each; ron pays 6 (dealer) / 4; tsumo 2 each to a dealer, else 2 from the dealer and 1 "

@@ -323,10 +323,12 @@ class MCRPayment:
         return {"value": self.value, "winner": self.winner, "paid": list(self.paid), "deltas": list(self.deltas)}
 
 
-def mcr_payment(value: int, winner: int, *, self_drawn: bool, discarder: int | None = None) -> MCRPayment:
-    """8 points from each player, plus the hand's value from the discarder, or from everyone on a self-draw."""
-    if value < 0:
-        raise InputError(f"a hand's value cannot be negative ({value})")
+def mcr_payment(value: int, winner: int, *, self_drawn: bool, discarder: int | None = None,
+                base: int = BASE) -> MCRPayment:
+    """8 points from each player, plus the hand's value from the discarder, or from everyone on a self-draw.
+    `base=0` is the club's beginner sub-format, which "removes the baseline payment"."""
+    if value < 0 or base < 0:
+        raise InputError(f"a hand's value and the base payment cannot be negative ({value}, {base})")
     for what, seat in (("winner", winner), ("discarder", discarder)):
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat <= 3):
             raise InputError(f"{what} must be a seat 0..3, not {seat!r}")
@@ -339,5 +341,5 @@ def mcr_payment(value: int, winner: int, *, self_drawn: bool, discarder: int | N
     paid = [0, 0, 0, 0]
     for seat in range(4):
         if seat != winner:
-            paid[seat] = BASE + (value if self_drawn or seat == discarder else 0)
+            paid[seat] = base + (value if self_drawn or seat == discarder else 0)
     return MCRPayment(value, winner, tuple(paid))  # type: ignore[arg-type]

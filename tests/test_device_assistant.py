@@ -197,9 +197,10 @@ def test_pending_proposal_and_photo_links_survive_a_restart(tmp_path):
 
 
 def test_without_a_recognizer_the_scan_keeps_the_photo_and_says_so(tmp_path):
+    from helpers_device import make_config
+
     from device.assistant import Assistant
     from device.camera import open_camera
-    from helpers_device import make_config
 
     config = make_config(tmp_path, recognizer=False)
     a = Assistant(config, camera=open_camera(config.camera))

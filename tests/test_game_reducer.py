@@ -203,6 +203,10 @@ def test_tenhou_plays_into_the_west_round_until_someone_reaches_30000():
     end = apply(done, ron(CID, Win(ANN, han=1, fu=30)))  # 29500 + 1500 (dealer) + 10 honba x 300 = 34000
     assert end.points[ANN] == 34000 and end.over and end.over_reason.startswith("West round")
     assert game("mleague", *_to_south_4(), ExhaustiveDraw()).over  # no West round there
+    # Mahjong Soul settles at 25000 but, like Tenhou, plays the West round until someone has 30000.
+    assert game("mahjongsoul", *_to_south_4(), ExhaustiveDraw()).round_name == "West 1"
+    lead = Adjustment((5000, -5000, 0, 0), "setup")
+    assert game("mahjongsoul", lead, *_to_south_4(), ExhaustiveDraw()).over_reason == "South 4 finished"
 
 
 # -- riichi sticks left at the end -----------------------------------------------------------------------

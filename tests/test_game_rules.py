@@ -41,6 +41,7 @@ def test_numbers_from_the_sources():
     assert (tenhou.starting_points, tenhou.return_points, tenhou.uma) == (25000, 30000, (20000, 10000, -10000, -20000))
     assert tenhou.max_ron_winners == 2 and tenhou.triple_ron_aborts and tenhou.busting and tenhou.agari_yame
     assert tenhou.riichi_min_points == 1000 and tenhou.west_extension and tenhou.leftover_sticks == "first"
+    assert tenhou.west_target == GAME_RULES["mahjongsoul"].west_target == 30000
     assert wrc.max_ron_winners == 1 and wrc.leftover_sticks == "void" and wrc.chombo_penalty == 30000
     assert wrc.abortive_draws == frozenset() and not wrc.nagashi_mangan and wrc.tie_rule == "split"
     assert mleague.uma == (30000, 10000, -10000, -30000) and mleague.riichi_min_points is None
@@ -62,3 +63,14 @@ def test_rules_refuse_inconsistent_values():
         dataclasses.replace(GAME_RULES["wrc"], uma=(15000, 5000, -5000, -10000))
     with pytest.raises(ValueError, match="unknown abortive draws"):
         dataclasses.replace(GAME_RULES["wrc"], abortive_draws=frozenset({"rain"}))
+
+
+def test_agrees_with_the_hand_rules_where_both_say_something():
+    from table.hand_rules import HAND_RULES
+
+    for name in NAMES:
+        game, hand = GAME_RULES[name], HAND_RULES[name]
+        assert game.nagashi_mangan == hand.nagashi_mangan, name
+        if game.fixed_payments is None:
+            assert game.honba_value == hand.honba_value, name
+            assert game.pao == bool(hand.pao_yakuman), name

@@ -11,7 +11,7 @@ import pytest
 
 from table.errors import InputError
 from table.hand import parse_hand
-from table.mcr import FANS, MCRRules, MCRWin, mcr_payment, score_mcr
+from table.mcr import _CALC_NAMES, FANS, MCRRules, MCRWin, mcr_payment, score_mcr
 from table.tiles import parse_tiles
 
 pytest.importorskip("MahjongGB", reason="PyMahjongGB (the jantaku[mcr] extra) is not installed")
@@ -41,6 +41,76 @@ def test_the_club_list_has_81_patterns_with_the_headed_values():
     tiers = [88] * 7 + [64] * 6 + [48] * 2 + [32] * 3 + [24] * 9 + [16] * 6 + [12] * 5 + [8] * 10 + [6] * 6
     tiers += [4] * 4 + [2] * 10 + [1] * 13
     assert [pts for _, _, pts in FANS] == tiers
+    # every fan the calculator can report has a club number, and each number is reached once
+    assert sorted(_CALC_NAMES.values()) == list(range(1, 82))
+
+
+# One hand per pattern (hands are ours; the text's are pictures): the fan is found, under the club's number,
+# name and value, and the hand's total is the sum of its fans.
+PATTERN_HANDS = [
+    ("3 All Green", "223344s666s888s6z", "6z", (), {}),
+    ("5 Four Quads", "1m", "1m", ("kan:2222p", "kan:3333s", "kan:4444m", "closed-kan:5555p"), {}),
+    ("9 Little Four Winds", "123m4z", "4z", ("pon:111z", "pon:222z", "pon:333z"), {}),
+    ("10 Little Three Dragons", "7z123m456p", "7z", ("pon:555z", "pon:666z"), {}),
+    ("11 All Honors", "555z666z7z", "7z", ("pon:111z", "pon:222z"), {}),
+    ("12 Four Concealed Triplets", "222m444p666s888s5m", "5m", (), {"self_drawn": True}),
+    ("13 Pure Terminal Sequences", "1122337788995s", "5s", (), {}),
+    ("14 Quadruple Sequence", "234m234m5p", "5p", ("chi:234m", "chi:234m"), {}),
+    ("15 Four Pure Shifted Triplets", "9m", "9m", ("pon:222p", "pon:333p", "pon:444p", "pon:555p"), {}),
+    ("17 Three Quads", "678s5m", "5m", ("kan:2222m", "kan:3333p", "kan:4444s"), {}),
+    ("18 All Terminals and Honors", "111m999p999s1s", "1s", ("pon:111z",), {}),
+    ("19 Seven Pairs", "2233m4455p6677s8s", "8s", (), {}),
+    ("20 Greater Honors and Knitted Tiles", "147m258p1234567z", "3s", (), {}),
+    ("21 All Even Triplets", "222m444p666s88s", "8s", ("pon:444m",), {}),
+    ("22 Full Flush", "11123345567888s", "2s", (), {}),
+    ("23 Pure Triple Sequence", "123m456p7s", "7s", ("chi:123m", "chi:123m"), {}),
+    ("24 Three Pure Shifted Triplets", "111222333p456m7z", "7z", (), {}),
+    ("25 Upper Three", "789m789p789s777m8s", "8s", (), {}),
+    ("26 Middle Three", "456m456p456s555m4s", "4s", (), {}),
+    ("27 Lower Three", "123m123p123s111m2s", "2s", (), {}),
+    ("29 Three-Suited Terminal Sequences", "123789m123789p5s", "5s", (), {}),
+    ("31 All Fives", "345m456p567s555m5p", "5p", (), {}),
+    ("32 Triple Triplet", "555s123s8s", "8s", ("pon:555m", "pon:555p"), {}),
+    ("33 Three Concealed Triplets", "222m444p666s789s5m", "5m", (), {}),
+    ("34 Lesser Honors and Knitted Tiles", "147m258p369s1235z", "6z", (), {}),
+    ("35 Knitted Straight", "147m258p369s11z", "1z", ("pon:222z",), {}),
+    ("36 Upper Four", "678m789p666s999s7m", "7m", (), {}),
+    ("37 Lower Four", "123m234p444s111s3m", "3m", (), {}),
+    ("38 Big Three Winds", "123m5p", "5p", ("pon:222z", "pon:333z", "pon:444z"), {}),
+    ("39 Mixed Straight", "123m456p789s11z", "1z", ("pon:777z",), {}),
+    ("40 Reversible Tiles", "123p345p888s999p5z", "5z", (), {}),
+    ("41 Mixed Triple Sequence", "345m345p345s789s5z", "5z", (), {}),
+    ("42 Mixed Shifted Triplets", "5z", "5z", ("pon:222m", "pon:333p", "pon:444s", "chi:789m"), {}),
+    ("49 All Triplets", "444s999m5s", "5s", ("pon:222m", "pon:333p"), {}),
+    ("50 Half Flush", "123m456m789m1z", "1z", ("pon:222z",), {}),
+    ("51 Mixed Shifted Sequences", "789s1z", "1z", ("chi:123m", "chi:234p", "chi:345s"), {}),
+    ("52 All Types", "123m456p789s11z", "1z", ("pon:777z",), {}),
+    ("53 Melded Hand", "5p", "5p", ("chi:123m", "chi:234p", "chi:345s", "pon:777z"), {}),
+    ("54 Two Dragon Triplets", "123m456p99s", "9s", ("pon:555z", "pon:666z"), {}),
+    ("57 Two Melded Quads", "678s234s5m", "5m", ("kan:2222m", "kan:3333p"), {}),
+    ("59 Dragon Triplet", "123m456p789p9s", "9s", ("pon:555z",), {}),
+    ("60 Table Wind", "123m456p789p9s", "9s", ("pon:222z",), {"prevalent_wind": 1, "seat_wind": 0}),
+    ("61 Seat Wind", "123m456p789p9s", "9s", ("pon:333z",), {"seat_wind": 2}),
+    ("64 Tile Hog", "111m123m456p789s5s", "5s", (), {}),
+    ("65 Double Triplet", "444s999m5s", "5s", ("pon:222m", "pon:222p"), {}),
+    ("68 All Simples", "234m567m345p678s5s", "5s", (), {}),
+    ("71 Short Straight", "123m456m9s", "9s", ("pon:777z", "chi:345p"), {}),
+    ("75 One Voided Suit", "123m456m789p99p", "9p", ("pon:777z",), {}),
+    ("77 Edge Wait", "12m456m789p11p", "3m", ("pon:777z",), {}),
+    ("78 Closed Wait", "13m456m789p11p", "2m", ("pon:777z",), {}),
+]
+
+
+@pytest.mark.parametrize("label, concealed, win, melds, how", PATTERN_HANDS, ids=[h[0] for h in PATTERN_HANDS])
+def test_each_pattern_under_its_club_number_and_value(label, concealed, win, melds, how):
+    number = int(label.split()[0])
+    name, points = {n: (nm, pts) for n, nm, pts in FANS}[number]
+    assert label.split(" ", 1)[1] == name
+    result = mcr(concealed, win, melds, **how)
+    found = [f for f in result.fans if f.number == number]
+    assert found and found[0].name == name and found[0].points == points
+    assert result.total == sum(f.total for f in result.fans)
+    assert all(1 <= f.number <= 81 for f in result.fans)
 
 
 def test_exclusionary_rule_example_from_the_text():
@@ -212,6 +282,11 @@ def test_payment_on_a_self_draw():
     # "all other players pay the winning player the winning hand's value on top of the baseline payment"
     pay = mcr_payment(24, winner=1, self_drawn=True)
     assert pay.paid == (32, 0, 32, 32) and pay.deltas[1] == 96
+
+
+def test_beginner_sub_format_has_no_base_payment():
+    # "a beginner-friendly subformat of MCR that ... removes the baseline payment"
+    assert mcr_payment(6, winner=0, self_drawn=False, discarder=3, base=0).paid == (0, 0, 0, 6)
 
 
 def test_payment_rejects_impossible_wins():

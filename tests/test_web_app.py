@@ -214,8 +214,8 @@ def test_whole_hand_through_the_api(env):
     assert proposal["concealed"] == "4466s88s2233z6677z" and proposal["photo"] == "02-seven-pairs.jpg"
     # riichi + chiitoitsu + honitsu = 6 han: haneman 12000 from the dealer
     assert proposal["score"]["han"] == 6 and proposal["score"]["payment"] == {"ron": 12000}
-    resp = client.put("/api/proposal", json={"ura_indicators": "3z"}, headers=h)  # ura 3z -> 4z pair? no: 4s
-    assert resp.status_code == 200
+    resp = client.put("/api/proposal", json={"ura_indicators": "1z"}, headers=h)  # ura 2z: a pair of 2z, 2 dora
+    assert resp.get_json()["proposal"]["score"]["han"] == 8 and resp.get_json()["proposal"]["score"]["ura"] == 2
     resp = client.post("/api/proposal/confirm", headers=h, json={})
     game = resp.get_json()["state"]["game"]
     assert game["seats"][2]["points"] > 25000 and game["seats"][0]["points"] < 25000
@@ -223,7 +223,8 @@ def test_whole_hand_through_the_api(env):
     assert client.get(game["last"]["photo"]["url"]).status_code == 200
     hist = client.get("/api/history").get_json()
     assert hist["names"] == ["Ann", "Bo", "Cy", "Di"]
-    assert len(hist["points"]) == 2 and hist["points"][0] == [30000] * 4 or hist["points"][0] == [25000] * 4
+    assert hist["points"] == [[30000] * 4, [14000, 30000, 46000, 30000]]  # WRC: 30000 start; baiman 16000 + stick
+    assert hist["hands"][0]["title"] == "ron, Cy from Ann"
     export = client.get(f"/api/games/{game['id']}/export.json")
     assert export.status_code == 200 and "attachment" in export.headers["Content-Disposition"]
     assert [e["type"] for e in json.loads(export.data)["events"]] == ["game_started", "riichi", "ron"]

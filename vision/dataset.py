@@ -44,7 +44,8 @@ def write_scene(out: Path, split: str, stem: str, scene: Scene, rng: random.Rand
     lines = []
     for lb in scene.labels:
         x1, y1, x2, y2 = lb.box
-        lines.append(f"{lb.det} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+        cx, cy, bw, bh = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h
+        lines.append(f"{lb.det} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
     (out / "det" / "labels" / split / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
     (out / "truth" / split / f"{stem}.json").write_text(json.dumps(scene_json(scene)))
     chosen = list(scene.labels)

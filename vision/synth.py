@@ -36,6 +36,7 @@ class Block:
     face_up: bool = True
     labelled: bool = True
     role: str = ""
+    sideways: bool = False
 
 
 @dataclass
@@ -66,6 +67,7 @@ class TileLabel:
     name: str  # face or "back"
     orientation: int  # degrees clockwise from image-up that the face top points: 0, 90, 180, 270
     role: str
+    sideways: bool = False  # lies across its row (a called tile, a riichi discard)
 
 
 @dataclass
@@ -153,7 +155,7 @@ def _place(blocks: list[Block], name: str, lx: float, ly: float, seat: int, *, s
            face_up: bool = True, z: float = 0.0, labelled: bool = True, role: str = "") -> None:
     x, y = _rot(lx, ly, seat)
     up = math.pi / 2 + seat * math.pi / 2 + sideways * math.pi / 2
-    blocks.append(Block(name, x, y, z, up, face_up, labelled, role))
+    blocks.append(Block(name, x, y, z, up, face_up, labelled, role, sideways != 0))
 
 
 def _row(blocks: list[Block], tiles: list[tuple[str, int, bool]], x0: float, y_base: float, seat: int,
@@ -523,7 +525,7 @@ def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random) -> 
         orientation = int(round(angle / 90.0)) % 4 * 90
         name = b.name if b.face_up else BACK
         labels.append(TileLabel(det_class(b.face_up, orientation), (float(cx1), float(cy1), float(cx2), float(cy2)),
-                                name, orientation, b.role))
+                                name, orientation, b.role, b.sideways))
     return img, labels
 
 

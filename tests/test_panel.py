@@ -1,0 +1,206 @@
+"""The button-and-LED panel under gpiozero's MockFactory: a press changes the game, an LED follows the state."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from helpers_device import make_assistant
+
+from device.panel import Panel
+
+
+@pytest.fixture
+def rig(tmp_path):
+    factory = MockFactory()
+    assistant = make_assistant(tmp_path)
+    assistant.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    panel = Panel(assistant, assistant.config.panel, pin_factory=factory)
+    yield assistant, panel, factory
+    panel.close()
+    factory.reset()
+    assistant.store.close()
+
+
+def pin(factory, number):
+    return factory.pin(number)
+
+
+def tap(factory, number, hold=0.0):
+    p = pin(factory, number)
+    p.drive_low()
+    time.sleep(hold or 0.02)
+    p.drive_high()
+
+
+def settle(panel):
+    assert panel.wait_idle(10)
+    time.sleep(0.02)
+
+
+def seats(assistant):
+    return assistant.snapshot()["game"]["seats"]
+
+
+def test_leds_start_from_the_state(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assert pin(factory, cfg.dealer_leds[0]).state is True  # seat 0 deals first
+    assert [pin(factory, n).state for n in cfg.dealer_leds[1:]] == [False, False, False]
+    assert [pin(factory, n).state for n in cfg.riichi_leds] == [False] * 4
+    assert pin(factory, cfg.status_led).state is True  # steady: ready
+    assert pin(factory, cfg.furiten_led).state is False
+
+
+def test_riichi_button_declares_and_its_led_lights(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.riichi_buttons[2])
+    settle(panel)
+    assert seats(assistant)[2]["riichi"] is True
+    assert assistant.snapshot()["game"]["riichi_sticks"] == 1
+    assert pin(factory, cfg.riichi_leds[2]).state is True
+    assert pin(factory, cfg.riichi_leds[1]).state is False
+
+
+def test_led_follows_a_change_made_on_the_page(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.declare_riichi(3)  # what the keeper page's button calls
+    assert pin(factory, cfg.riichi_leds[3]).state is True
+    assistant.record_ron(1, [{"seat": 3, "han": 1, "fu": 30}])
+    assert pin(factory, cfg.riichi_leds[3]).state is False  # new hand: sticks collected
+    assert pin(factory, cfg.dealer_leds[1]).state is True  # dealer passed to seat 1
+    assert pin(factory, cfg.dealer_leds[0]).state is False
+
+
+def test_tsumo_flow_scan_and_confirm_from_the_panel(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.tsumo_button)
+    settle(panel)
+    assert panel.mode == "pick-winner"
+    assert panel.describe()["led_modes"]["riichi0"] == "blink"  # choose a seat
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert panel.mode == "confirm"
+    proposal = assistant.proposal
+    assert proposal.winner == 1 and proposal.tsumo and proposal.photo == "01-added-kan.jpg"
+    assert proposal.score["limit"] == "baiman"
+    tap(factory, cfg.tsumo_button)  # again: record it
+    settle(panel)
+    assert panel.mode == "idle" and assistant.proposal is None
+    game = assistant.snapshot()["game"]
+    assert game["seats"][1]["points"] == 25000 + 16000
+    assert game["seats"][0]["points"] == 25000 - 8000
+    assert game["last"]["photo"] is not None
+
+
+def test_ron_flow_picks_winner_then_discarder(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.camera.select("02-seven-pairs.jpg")
+    tap(factory, cfg.ron_button)
+    tap(factory, cfg.riichi_buttons[2])
+    settle(panel)
+    assert panel.mode == "pick-discarder"
+    assert panel.describe()["led_modes"]["riichi2"] == "on"  # the winner's LED stays lit
+    tap(factory, cfg.riichi_buttons[2])  # the winner again: refused, error shown
+    settle(panel)
+    assert assistant.status == "error"
+    assert pin(factory, cfg.status_led).state in (True, False)
+    assert panel.describe()["led_modes"]["status"] == "fast"
+    tap(factory, cfg.ron_button)
+    tap(factory, cfg.riichi_buttons[0])
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert assistant.proposal.winner == 0 and assistant.proposal.discarder == 3
+    tap(factory, cfg.ron_button)
+    settle(panel)
+    assert seats(assistant)[3]["points"] < 25000 and seats(assistant)[0]["points"] > 25000
+
+
+def test_draw_flow_toggles_tenpai_seats(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.draw_button)
+    tap(factory, cfg.riichi_buttons[0])
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.riichi_buttons[1])  # pressed twice: not tenpai after all
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert panel.mode_data == {"tenpai": [0, 3]}
+    assert pin(factory, cfg.riichi_leds[0]).state is True
+    tap(factory, cfg.draw_button)
+    settle(panel)
+    assert [s["points"] for s in seats(assistant)] == [26500, 23500, 23500, 26500]
+    assert assistant.snapshot()["game"]["honba"] == 1
+
+
+def test_long_press_undoes_and_short_press_scans(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.declare_riichi(1)
+    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.3)
+    settle(panel)
+    assert seats(assistant)[1]["riichi"] is False
+    assert pin(factory, cfg.riichi_leds[1]).state is False
+    assert assistant.proposal is None  # a long press is not also a short press
+    tap(factory, cfg.scan_button)
+    settle(panel)
+    assert assistant.proposal is not None and assistant.proposal.concealed == "456s55p44z555z"
+
+
+def test_long_press_drops_a_pending_proposal_first(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.declare_riichi(1)
+    assistant.scan_hand(winner=1, tsumo=True)
+    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.3)
+    settle(panel)
+    assert assistant.proposal is None
+    assert seats(assistant)[1]["riichi"] is True  # the riichi stays; only the proposal went
+
+
+def test_furiten_led_follows_the_check(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.check_furiten(1, hand="4466s88s2233z667z", discards="7z")
+    assert pin(factory, cfg.furiten_led).state is True
+    assistant.check_furiten(1, hand="4466s88s2233z667z", discards="1m")
+    assert pin(factory, cfg.furiten_led).state is False
+
+
+def test_status_led_blinks_while_busy(rig):
+    assistant, panel, factory = rig
+    with assistant.busy("test"):
+        assert panel.describe()["led_modes"]["status"] == "blink"
+    assert panel.describe()["led_modes"]["status"] == "on"
+
+
+def test_selection_times_out_back_to_idle(rig):
+    assistant, panel, factory = rig
+    panel.config = replace(panel.config, select_timeout=0.3)
+    tap(factory, panel.config.tsumo_button)
+    settle(panel)
+    assert panel.mode == "pick-winner"
+    time.sleep(0.8)
+    assert panel.mode == "idle"
+
+
+def test_press_without_a_game_flags_an_error(tmp_path):
+    factory = MockFactory()
+    assistant = make_assistant(tmp_path)
+    panel = Panel(assistant, assistant.config.panel, pin_factory=factory)
+    try:
+        tap(factory, panel.config.riichi_buttons[0])
+        settle(panel)
+        assert assistant.status == "error"
+        assert "no game is running" in assistant.status_message
+        assert panel.describe()["led_modes"]["status"] == "fast"
+    finally:
+        panel.close()
+        factory.reset()
+        assistant.store.close()

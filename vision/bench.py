@@ -1,0 +1,258 @@
+"""`jantaku bench vision`: per-tile precision/recall, red-five recall, sideways accuracy, exact rows, speed.
+
+(a) Held-out rendered scenes (a seed the training never used): detections are matched to labels by IoU >= 0.5.
+(b) The real photos of labels.json: a detection counts for a row when its box centre falls in the row's region;
+    tiles marked uncertain are left out; names are matched as multisets (order-free), a row is exact when the
+    detections in it, read left to right, equal the labelled row.
+(c) Milliseconds per 12-megapixel photo end to end (decode, EXIF, both models, layout) on this machine, beside the
+    PyPI package mahjong-detector when it can be imported (`--peer`; it is not a dependency: it is looked for on
+    sys.path and in $JANTAKU_PEER_PATH).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+from vision.layout import build_view
+from vision.progress import progress
+from vision.recognizer import Recognizer
+from vision.synth import make_scene
+from vision.view import SeenTile
+
+PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
+
+
+def _iou(a, b) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one (label index, tile index) pairs by IoU."""
+    pairs = sorted(((_iou(lb.box, t.box), i, j) for i, lb in enumerate(labels) for j, t in enumerate(tiles)),
+                   reverse=True)
+    used_l, used_t, out = set(), set(), []
+    for iou, i, j in pairs:
+        if iou < thr:
+            break
+        if i in used_l or j in used_t:
+            continue
+        used_l.add(i)
+        used_t.add(j)
+        out.append((i, j))
+    return out
+
+
+def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False) -> dict:
+    found = correct = n_labels = n_tiles = 0
+    red = red_ok = side = side_ok = 0
+    rows = rows_ok = hands = hands_ok = 0
+    for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
+        scene = make_scene(seed * 1_000_003 + 700_000 + k)
+        tiles = rec.read_tiles(scene.image)
+        view = build_view(tiles, scene.image.shape[1], scene.image.shape[0])
+        pairs = match(scene.labels, tiles)
+        n_labels += len(scene.labels)
+        n_tiles += len(tiles)
+        found += len(pairs)
+        for i, j in pairs:
+            lb, t = scene.labels[i], tiles[j]
+            ok = lb.name == t.tile
+            correct += ok
+            if lb.name[0] == "0":
+                red += 1
+                red_ok += ok
+            if lb.sideways:
+                side += 1
+                side_ok += view.tiles[j].sideways
+        matched = {i for i, _ in pairs}
+        for i, lb in enumerate(scene.labels):  # red fives and sideways tiles the detector missed count as failures
+            if i not in matched:
+                red += lb.name[0] == "0"
+                side += lb.sideways
+        t = scene.truth
+        truth_rows = {"concealed": list(t.concealed), "win": t.win,
+                      "melds": [(m.kind, list(m.tiles), m.source) for m in t.melds],
+                      "dora": list(t.dora_indicators)}
+        seen_rows = {"concealed": list(view.hand.concealed), "win": view.hand.win,
+                     "melds": [(m.kind, list(m.tiles), m.source) for m in view.hand.melds],
+                     "dora": list(view.dora_indicators)}
+        ok_all = True
+        for key in truth_rows:
+            rows += 1
+            same = truth_rows[key] == seen_rows[key]
+            rows_ok += same
+            ok_all &= same
+        hands += 1
+        hands_ok += ok_all
+    return {"scenes": n, "labels": n_labels, "detections": n_tiles,
+            "precision": round(correct / max(n_tiles, 1), 4), "recall": round(correct / max(n_labels, 1), 4),
+            "located": round(found / max(n_labels, 1), 4), "red_five_recall": round(red_ok / max(red, 1), 4),
+            "red_fives": red, "sideways_accuracy": round(side_ok / max(side, 1), 4), "sideways": side,
+            "exact_rows": round(rows_ok / max(rows, 1), 4), "exact_hands": round(hands_ok / max(hands, 1), 4)}
+
+
+def _real_rows(labels_path: Path):
+    data = json.loads(labels_path.read_text())
+    for key, item in data["images"].items():
+        yield key, labels_path.parent / item["file"], item["rows"]
+
+
+def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
+    """Score `read_fn(path) -> (list of (name, box, sideways)), (w, h)` on labelled photos."""
+    items = list(_real_rows(labels_path))
+    n_det = n_lab = correct = red = red_ok = side = side_ok = rows = rows_ok = 0
+    per_photo = {}
+    for key, path, photo_rows in progress(items, len(items), "real photos", enabled=not quiet):
+        tiles, (w, h) = read_fn(path)
+        got_photo = 0
+        for row in photo_rows:
+            x0, y0, x1, y1 = row["roi"]
+            inside = [t for t in tiles if x0 * w <= (t[1][0] + t[1][2]) / 2 <= x1 * w
+                      and y0 * h <= (t[1][1] + t[1][3]) / 2 <= y1 * h and t[0] != "back"]
+            unc = set(row.get("uncertain", []))
+            want = [x for i, x in enumerate(row["tiles"]) if i not in unc]
+            seen = [t[0] for t in inside]
+            hit = sum((Counter(want) & Counter(seen)).values())
+            correct += hit
+            got_photo += hit
+            n_lab += len(want)
+            n_det += max(len(seen) - len(unc), 0) if unc else len(seen)
+            reds = [x for x in want if x[0] == "0"]
+            red += len(reds)
+            red_ok += sum((Counter(reds) & Counter(seen)).values())
+            side += len(row.get("sideways", []))
+            side_ok += min(sum(1 for t in inside if t[2]), len(row.get("sideways", [])))
+            rows += 1
+            ordered = [t[0] for t in sorted(inside, key=lambda t: (t[1][0] + t[1][2]) / 2)]
+            rows_ok += not unc and ordered == row["tiles"]
+        per_photo[key] = got_photo
+    return {"photos": len(items), "labels": n_lab, "detections": n_det,
+            "precision": round(correct / max(n_det, 1), 4), "recall": round(correct / max(n_lab, 1), 4),
+            "red_five_recall": round(red_ok / max(red, 1), 4), "red_fives": red,
+            "sideways_recall": round(side_ok / max(side, 1), 4), "sideways": side,
+            "exact_rows": round(rows_ok / max(rows, 1), 4), "rows": rows, "correct_per_photo": per_photo}
+
+
+def _ours(rec: Recognizer):
+    from vision.photo import load_photo
+
+    def read(path):
+        img = load_photo(path)
+        tiles = rec.read_tiles(img)
+        view = build_view(tiles, img.shape[1], img.shape[0])
+        return [(t.tile, t.box, t.sideways) for t in view.tiles], (img.shape[1], img.shape[0])
+
+    return read
+
+
+def _peer():
+    extra = os.environ.get("JANTAKU_PEER_PATH", "/root/jantaku-train/peer")
+    if extra and os.path.isdir(extra) and extra not in sys.path:
+        sys.path.append(extra)
+    try:
+        from mahjong_detector.predict import CLASS_NAMES, predict
+        from mahjong_detector.preprocess import preprocess_image
+        from PIL import Image, ImageOps
+    except Exception as exc:  # noqa: BLE001 - any import failure means the peer is unavailable
+        return None, f"mahjong-detector not importable ({type(exc).__name__}: {exc})"
+
+    def read(path):
+        img = ImageOps.exif_transpose(Image.open(path))
+        boxed, pad = preprocess_image(img)
+        dets = predict(boxed, pad)
+        names = [CLASS_NAMES[d.class_id] for d in dets]
+        return [(PEER_NAMES.get(n, n), (d.x1, d.y1, d.x2, d.y2), False) for n, d in zip(names, dets, strict=True)], \
+            img.size
+
+    return read, "mahjong-detector 0.0.6 (PyPI), its own preprocessing and thresholds"
+
+
+def _twelve_mp(labels_path: Path, folder: str) -> Path:
+    """A real photo upscaled to 4000 x 3000 (12 MP) and saved as JPEG, for end-to-end timing."""
+    _, path, _ = next(iter(_real_rows(labels_path)))
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img.shape[0] > img.shape[1]:
+        img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    out = Path(folder) / "twelve_mp.jpg"
+    cv2.imwrite(str(out), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return out
+
+
+def _time(read, path: Path, repeat: int) -> float:
+    read(path)  # warm-up (sessions, caches)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        read(path)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def run(args) -> dict:
+    quiet = getattr(args, "json", False)
+    rec = Recognizer(getattr(args, "models", None))
+    report: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
+                    "models": str(getattr(args, "models", None) or "models/")}
+    if args.synthetic:
+        report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet)
+    labels = Path(args.photos)
+    if labels.exists():
+        ours = _ours(rec)
+        report["real"] = real(labels, ours, quiet)
+        with tempfile.TemporaryDirectory() as tmp:
+            big = _twelve_mp(labels, tmp)
+            report["ms_per_12mp_photo"] = round(_time(ours, big, args.repeat), 1)
+            if args.peer:
+                peer, note = _peer()
+                report["peer"] = {"note": note}
+                if peer is not None:
+                    report["peer"]["real"] = real(labels, peer, quiet)
+                    report["peer"]["ms_per_12mp_photo"] = round(_time(peer, big, args.repeat), 1)
+                    pr = report["peer"]["real"]["recall"]
+                    report["peer"]["time_ratio_ours_over_peer"] = round(
+                        report["ms_per_12mp_photo"] / max(report["peer"]["ms_per_12mp_photo"], 1e-6), 2)
+                    report["peer"]["recall_ratio_ours_over_peer"] = round(report["real"]["recall"] / pr, 2) \
+                        if pr else None
+    else:
+        report["real"] = {"note": f"{labels} not found"}
+    if not quiet:
+        _print(report)
+    return report
+
+
+def _print(r: dict) -> None:
+    print(f"jantaku bench vision on {r['machine']}")
+    for key in ("synthetic", "real"):
+        s = r.get(key)
+        if not s or "note" in s:
+            print(f"  {key}: {s.get('note') if s else 'skipped'}")
+            continue
+        print(f"  {key}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  red-five recall "
+              f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
+              f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
+              f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']:.3f}" if "exact_hands" in s else ""))
+    if "ms_per_12mp_photo" in r:
+        print(f"  end to end, 12-megapixel JPEG: {r['ms_per_12mp_photo']:.0f} ms (median)")
+    p = r.get("peer")
+    if p:
+        print(f"  peer: {p['note']}")
+        if "real" in p:
+            s = p["real"]
+            print(f"  peer real: precision {s['precision']:.3f}  recall {s['recall']:.3f}  exact rows "
+                  f"{s['exact_rows']:.3f}; {p['ms_per_12mp_photo']:.0f} ms per 12-MP photo; ours/peer time "
+                  f"{p['time_ratio_ours_over_peer']}, recall {p['recall_ratio_ours_over_peer']}")

@@ -1,0 +1,185 @@
+"""`jantaku read`, `jantaku score-photo` and `jantaku bench vision`.
+
+Exit codes: 0 read (or scored a win), 1 a legal hand that is not a win, 2 bad input: not an image, no tiles, a
+picture that cannot be a legal hand (the message says what was seen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+
+from table.errors import InputError
+from vision.view import TableView
+
+
+def register(commands, bench) -> None:
+    p = commands.add_parser("read", help="read the tiles on the table from a photo",
+                            description="Find every tile in a photo, name it, and group hand, melds, dora and ponds.")
+    p.add_argument("photo", help="JPEG/PNG photo (EXIF rotation is applied)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (schema in README)")
+    p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with every box and tile name drawn")
+    p.add_argument("--models", help=argparse.SUPPRESS)
+    p.set_defaults(func=run_read)
+
+    s = commands.add_parser("score-photo", help="read a winning hand from a photo and score it",
+                            description="Read the hand, melds, winning tile and dora indicators from a photo, then "
+                            "score them. The photo cannot show how the hand was won: give the flags as for score.")
+    s.add_argument("photo")
+    from table.score_cli import FLAGS
+
+    for flag in FLAGS:
+        s.add_argument(f"--{flag.replace('_', '-')}", dest=flag, action="store_true")
+    s.add_argument("--seat", default="E", help="seat wind E S W N (E = dealer; default E)")
+    s.add_argument("--round", default="E", help="round wind E S W N (default E)")
+    s.add_argument("--honba", type=int, default=0)
+    s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
+    s.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
+    s.add_argument("--rules", default=None, help="rule preset (default tenhou)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--overlay", metavar="OUT.jpg")
+    s.add_argument("--models", help=argparse.SUPPRESS)
+    s.set_defaults(func=run_score_photo)
+
+    b = bench.add_parser("vision", help="tile recognition accuracy and speed (synthetic and real photos)")
+    b.add_argument("--synthetic", type=int, default=40, help="held-out rendered scenes to score (default 40)")
+    b.add_argument("--seed", type=int, default=9, help="seed of the held-out scenes (training used 1)")
+    b.add_argument("--photos", default="/work/shared/photos/labels.json", help="labels.json of real photos")
+    b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo")
+    b.add_argument("--peer", action="store_true", help="also run PyPI mahjong-detector when importable")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--models", help=argparse.SUPPRESS)
+    b.set_defaults(func=run_bench)
+
+
+def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]:
+    from vision.layout import build_view
+    from vision.photo import load_photo
+    from vision.recognizer import Recognizer
+
+    img = load_photo(path)
+    tiles = Recognizer(models).read_tiles(img)
+    return build_view(tiles, img.shape[1], img.shape[0]), img
+
+
+def view_faults(view: TableView) -> list[str]:
+    """What makes the picture impossible: no tiles, or more than four copies of a tile."""
+    if not view.tiles:
+        return ["no tiles found in the photo (is the table in the picture, and lit?)"]
+    faults = []
+    counts = Counter("5" + t.tile[1] if t.tile[0] == "0" else t.tile for t in view.tiles if t.tile != "back")
+    for tile, n in sorted(counts.items()):
+        if n > 4:
+            faults.append(f"{n} copies of {tile} seen; a set has only 4")
+    reds = Counter(t.tile for t in view.tiles if t.tile[0] == "0")
+    for tile, n in sorted(reds.items()):
+        if n > 1:
+            faults.append(f"{n} red fives {tile} seen; a set usually has one")
+    return faults
+
+
+def describe(view: TableView) -> str:
+    h = view.hand
+    melds = "  ".join(f"[{m.kind}:{''.join(m.tiles)}{':' + m.source if m.source else ''}]" for m in h.melds)
+    faces = sum(t.tile != "back" for t in view.tiles)
+    lines = [f"Seen   {len(view.tiles)} tiles ({faces} face up, {len(view.tiles) - faces} face down)",
+             f"Hand   {' '.join(h.concealed) or '-'}  {melds + '  ' if melds else ''}win {h.win or '?'}"
+             f"{' (sideways)' if h.win_sideways else ''}",
+             f"Dora   indicators {' '.join(view.dora_indicators) or '-'}"]
+    for p in view.ponds:
+        tiles = [f"{t}*" if k == p.riichi else t for k, t in enumerate(p.tiles)]
+        lines.append(f"Pond   {p.seat:<6} {' '.join(tiles)}{'   (* riichi)' if p.riichi is not None else ''}")
+    lines += [f"Note   {w}" for w in view.warnings]
+    return "\n".join(lines)
+
+
+def _write_overlay(path: str | None, img, view: TableView) -> None:
+    if not path:
+        return
+    import cv2
+
+    from vision.photo import draw_overlay
+
+    if not cv2.imwrite(path, draw_overlay(img, view)):
+        raise InputError(f"cannot write the overlay to {path} (use a .jpg or .png name in a writable folder)")
+
+
+def run_read(args: argparse.Namespace) -> int:
+    view, img = read_photo(args.photo, args.models)
+    _write_overlay(args.overlay, img, view)
+    print(json.dumps(view.to_json(), ensure_ascii=False) if args.json else describe(view))
+    faults = view_faults(view)
+    if faults:
+        raise InputError("; ".join(faults))
+    return 0
+
+
+def hand_from_view(view: TableView):
+    """The scoring engine's Hand from what was read; InputError saying what is missing."""
+    from table.hand import Hand, Meld
+    from table.tiles import parse_tile
+
+    h = view.hand
+    problems = view_faults(view)
+    if not h.concealed and not h.melds:
+        problems.append("no hand row found")
+    if h.win is None:
+        problems.append("no winning tile: set it apart to the right of the hand")
+    bad = [m for m in h.melds if m.kind == "unknown"]
+    problems += [f"the tiles {' '.join(m.tiles)} beside the hand make no meld" for m in bad]
+    if problems:
+        raise InputError("cannot score the photo: " + "; ".join(problems))
+    melds = []
+    for m in h.melds:
+        tiles = [t for t in m.tiles if t != "back"]
+        if m.kind == "closed-kan" and len(tiles) == 2:
+            tiles = tiles * 2  # the two backs hide the same tile
+        melds.append(Meld(m.kind, tuple(parse_tile(t) for t in tiles), m.source))
+    assert h.win is not None
+    return Hand(tuple(parse_tile(t) for t in h.concealed), parse_tile(h.win), tuple(melds))
+
+
+def run_score_photo(args: argparse.Namespace) -> int:
+    from table.hand import validate_hand
+    from table.score_cli import FLAGS, render, resolve_rules
+    from table.scoring import Situation, score_hand
+    from table.tiles import parse_tile, parse_tiles, wind_index
+
+    view, img = read_photo(args.photo, args.models)
+    _write_overlay(args.overlay, img, view)
+    rules = resolve_rules(args.rules)
+    try:
+        hand = hand_from_view(view)
+        dora = tuple(parse_tile(t) for t in view.dora_indicators)
+        ura = tuple(t for v in args.ura for t in parse_tiles(v))
+        validate_hand(hand, dora, ura, rules)
+    except InputError as exc:
+        raise InputError(f"{exc}\nWhat the photo shows:\n{describe(view)}") from None
+    situation = Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
+                          round_wind=wind_index(args.round), dora_indicators=dora, ura_indicators=ura,
+                          honba=args.honba, riichi_sticks=args.sticks)
+    result = score_hand(hand, situation, rules)
+    if args.json:
+        out = result.to_json()
+        out["read"] = view.to_json()
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(describe(view))
+        print()
+        print(render(hand, situation, rules, result))
+    return 0 if result.valid else 1
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from vision.bench import run
+
+    report = run(args)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("use: jantaku read PHOTO")

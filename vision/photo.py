@@ -1,0 +1,53 @@
+"""Loading photos (EXIF rotation applied, as a phone shows them) and drawing what was read over them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from table.errors import InputError
+from vision.view import TableView
+
+MAX_PIXELS = 80_000_000
+
+
+def load_photo(path: str | Path) -> np.ndarray:
+    """BGR image turned upright by its EXIF orientation tag; InputError when it is not a readable image."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p}: no such file")
+    if p.is_dir():
+        raise InputError(f"{p} is a folder, not a photo")
+    data = p.read_bytes()
+    if not data:
+        raise InputError(f"{p} is empty, not a photo")
+    # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1)
+    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if img is None:
+        raise InputError(f"{p} is not an image OpenCV can read (JPEG, PNG, WebP, TIFF, BMP)")
+    h, w = img.shape[:2]
+    if h * w > MAX_PIXELS:
+        raise InputError(f"{p} is {w}x{h} pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are refused")
+    if min(h, w) < 32:
+        raise InputError(f"{p} is only {w}x{h} pixels: too small to show tiles")
+    return img
+
+
+def draw_overlay(img: np.ndarray, view: TableView) -> np.ndarray:
+    """Every box with its tile name (green face up, blue face down, orange sideways)."""
+    out = img.copy()
+    scale = max(out.shape[:2]) / 1500
+    thick = max(1, int(round(2 * scale)))
+    for t in view.tiles:
+        x1, y1, x2, y2 = (int(round(v)) for v in t.box)
+        colour = (200, 120, 0) if t.tile == "back" else (0, 140, 255) if t.sideways else (0, 200, 0)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thick)
+        label = t.tile + ("^" if t.upside_down else "")
+        size = 0.6 * scale
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, thick)
+        cv2.rectangle(out, (x1, max(y1 - th - 4, 0)), (x1 + tw + 4, y1), colour, -1)
+        cv2.putText(out, label, (x1 + 2, max(y1 - 3, th)), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thick,
+                    cv2.LINE_AA)
+    return out
