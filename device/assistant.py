@@ -326,6 +326,9 @@ class Assistant:
         (self.data / "scans" / f"{scan_id}.jpg").write_bytes(cap.jpeg)
         return scan_id, cap
 
+    def _read(self, scan_id: str, cap: Capture):
+        return self.reader.read(cap.jpeg, self.data / "scans" / f"{scan_id}.jpg")
+
     def scan_hand(self, winner: int | None = None, discarder: int | None = None, tsumo: bool | None = None,
                   photo: str | None = None) -> Proposal:
         """Capture, read, and propose the hand; the proposal is scored but nothing is recorded until confirmed."""
@@ -342,7 +345,7 @@ class Assistant:
         try:
             with self.busy("reading the table"):
                 scan_id, cap = self.capture()
-                reading = self.reader.read(cap.jpeg)
+                reading = self._read(scan_id, cap)
         finally:
             self._scan_lock.release()
         prior = self.proposal
@@ -477,8 +480,9 @@ class Assistant:
         """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera."""
         seat = _seat(seat)
         if read_pond or hand is None or hand == "":
-            scan_id, cap = self.capture()
-            reading = self.reader.read(cap.jpeg)
+            with self.busy("reading the table"):
+                scan_id, cap = self.capture()
+                reading = self._read(scan_id, cap)
             if hand in (None, ""):
                 hand = reading.concealed + reading.win
                 melds = reading.melds if melds is None else melds

@@ -214,6 +214,7 @@ def run_load_test(spectators: int = 30, hands: int = 40, page_loads: int = 200, 
             for i in range(hands):
                 method, path, body = HAND_SCRIPT[i % len(HAND_SCRIPT)]
                 t0 = time.perf_counter()
+                sent = time.monotonic()  # delays count from the keeper's click, write time included
                 status, data = keeper.call(method, path, body)
                 write_ms.append((time.perf_counter() - t0) * 1000)
                 if status != 200:
@@ -222,7 +223,7 @@ def run_load_test(spectators: int = 30, hands: int = 40, page_loads: int = 200, 
                         continue
                     raise RuntimeError(f"{method} {path}: {status} {data}")
                 recorded += 1
-                versions.append((data["state"]["version"], time.monotonic()))
+                versions.append((data["state"]["version"], sent))
                 time.sleep(0.05)
             reader.join()
             time.sleep(1.0)

@@ -11,6 +11,7 @@ import importlib
 import logging
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 log = logging.getLogger("jantaku.recognition")
@@ -34,14 +35,21 @@ class Reading:
 class Reader(Protocol):
     description: str
 
-    def read(self, jpeg: bytes) -> Reading: ...
+    def read(self, jpeg: bytes, path: Path | None = None) -> Reading: ...
 
 
-def _image_size(jpeg: bytes) -> dict[str, int]:
+def _decode(jpeg: bytes, path: Path | None):
+    """The photo upright (EXIF orientation applied, as `jantaku read` sees it), or None when unreadable."""
     import cv2
     import numpy as np
 
-    img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    if path is not None:
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def _image_size(jpeg: bytes, path: Path | None = None) -> dict[str, int]:
+    img = _decode(jpeg, path)
     if img is None:
         return {}
     return {"width": int(img.shape[1]), "height": int(img.shape[0])}
@@ -54,8 +62,9 @@ class ManualReader:
         self.why = why
         self.description = f"none ({why})"
 
-    def read(self, jpeg: bytes) -> Reading:
-        return Reading(image=_image_size(jpeg), warnings=[f"tiles not read: {self.why}; enter them with the picker"])
+    def read(self, jpeg: bytes, path: Path | None = None) -> Reading:
+        return Reading(image=_image_size(jpeg, path),
+                       warnings=[f"tiles not read: {self.why}; enter them with the picker"])
 
 
 def _mpsz(value: Any) -> str:
@@ -122,16 +131,22 @@ class VisionReader:
         self._lock = threading.Lock()
         self.description = f"vision ({type(recognizer).__name__})"
 
-    def read(self, jpeg: bytes) -> Reading:
+    def read(self, jpeg: bytes, path: Path | None = None) -> Reading:
         from table.errors import InputError
 
+        img = _decode(jpeg, path)
+        if img is None:
+            return Reading(warnings=["tiles not read: the camera's photo is not a readable image"])
+        height, width = img.shape[:2]
         with self._lock:
             try:
-                view = self.recognizer.read(jpeg)
+                tiles = self.recognizer.read_tiles(img)
+                from vision.layout import build_view
+
+                view = build_view(tiles, width, height)
             except InputError as exc:
-                return Reading(image=_image_size(jpeg), warnings=[f"tiles not read: {exc}"])
-        data = view.to_json() if hasattr(view, "to_json") else view
-        return reading_from_json(data)
+                return Reading(image={"width": width, "height": height}, warnings=[f"tiles not read: {exc}"])
+        return reading_from_json(view.to_json())
 
 
 def load_reader(enabled: bool = True) -> Reader:

@@ -113,6 +113,13 @@ def hand_payment(
     return payment_from_scores(han, fu, dealer=dealer, tsumo=tsumo, rules=rules)
 
 
+def nagashi_mangan_payment(*, dealer: bool, rules: HandRules) -> Payment:
+    """Nagashi mangan pays like a mangan tsumo (paid at the draw, no honba or sticks by itself)."""
+    if not rules.nagashi_mangan:
+        raise InputError(f"{rules.title} has no nagashi mangan")
+    return payment_from_scores(5, 30, dealer=dealer, tsumo=True, rules=rules)
+
+
 def honba_bonus(honba: int, *, tsumo: bool, rules: HandRules) -> int:
     """What the honba counters add to the winner's takings (all of it, summed over the payers)."""
     if honba < 0:

@@ -150,7 +150,10 @@ def render(hand: Hand, s: Situation, rules: HandRules, r: ScoreResult) -> str:
     width = max(len(name) for name, _ in r.yaku) + 2
     lines.append("")
     for name, han in r.yaku:
-        lines.append(f"  {name:<{width}}{'yakuman' if han >= 13 and r.yakuman else f'{han} han'}")
+        if r.yakuman:
+            lines.append(f"  {name:<{width}}{'yakuman' if han == 13 else f'{han // 13}x yakuman'}")
+        else:
+            lines.append(f"  {name:<{width}}{han} han")
     lines.append("")
     if r.yakuman:
         value = f"{r.yakuman}x yakuman" if r.yakuman > 1 else "yakuman"

@@ -296,6 +296,10 @@ def score_hand(hand: Hand, situation: Situation, preset: object) -> ScoreResult:
     validate_hand(hand, situation.dora_indicators, situation.ura_indicators, rules)
     check_situation(hand, situation)
     notes: list[str] = []
+    if situation.ura_indicators and not (situation.riichi or situation.double_riichi):
+        notes.append("ura dora count only for a riichi winner: ignored")
+    elif situation.ura_indicators and not rules.ura_dora:
+        notes.append(f"{rules.title} plays without ura dora: ignored")
     renhou = situation.renhou
     if renhou and rules.renhou == "none":
         notes.append(f"renhou is not a yaku under {rules.title}: scored without it")

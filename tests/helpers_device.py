@@ -33,7 +33,7 @@ class KnownPhotoReader:
     def __init__(self) -> None:
         self.by_bytes = {(SAMPLE_PHOTOS / name).read_bytes(): r for name, r in SAMPLE_READINGS.items()}
 
-    def read(self, jpeg: bytes) -> Reading:
+    def read(self, jpeg: bytes, path: Path | None = None) -> Reading:
         return self.by_bytes.get(jpeg, Reading(warnings=["unknown photo"]))
 
 

@@ -20,7 +20,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PIN = "24680"
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="Debian's chromium is not installed (apt-get install chromium)")
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,8 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     expect(board.locator(".seat.top")).to_have_class(re.compile("riichi"))
     expect(board.locator("#sticks")).to_have_text("1")
     expect(board.locator(".seat.top .points")).to_have_text("24,000")
+    expect(keeper.locator("[data-led='dealer0']")).to_have_class(re.compile(r"\bon\b"))
+    keeper.screenshot(path=str(ARTIFACTS / "keeper-panel.png"), full_page=True)
 
     # scan the hand of Ben (seat 1) from the replay folder, fix it, confirm
     keeper.goto(server.url + "/keeper")
@@ -134,3 +137,23 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     expect(keeper.locator("#chart polyline")).to_have_count(4)
     expect(keeper.locator("#hands tbody tr")).to_have_count(1)
     keeper.screenshot(path=str(ARTIFACTS / "keeper-history.png"), full_page=True)
+
+
+def test_furiten_check_page(server, browser):
+    from playwright.sync_api import expect
+
+    page = browser.new_page()
+    page.goto(server.url + "/keeper/login")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.goto(server.url + "/keeper/furiten")
+    page.select_option("#f-seat", "1")
+    page.fill("#f-hand", "4466s88s2233z667z")
+    page.fill("#f-discards", "1m7z")
+    page.click("#f-check")
+    expect(page.locator("#f-result")).to_contain_text("FURITEN")
+    expect(page.locator("#f-result")).to_contain_text("in your own discards")
+    expect(page.locator("#f-result img")).to_have_count(1)
+    page.fill("#f-discards", "1m2m")
+    page.click("#f-check")
+    expect(page.locator("#f-result")).to_contain_text("Not furiten")

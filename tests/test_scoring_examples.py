@@ -180,7 +180,7 @@ def test_brief_yakuman_stack(capsys):
 
 
 @pytest.mark.parametrize(("hand", "win", "name"), [
-    ("111222333m44455z", "5z", "Suuankou Tanki"),  # "All four ... concealed triplets, and your final wait is for your pair"
+    ("111222333m44455z", "5z", "Suuankou Tanki"),  # "... concealed triplets, and your final wait is for your pair"
     ("19m19p19s1234567z", "1m", "Kokushi Musou Juusanmen Machi"),
     ("111222333z5m", "5m", "Daisuushii"),  # with a called 444z, so it is not also suuankou
     ("1112345678999p", "9p", "Junsei Chuuren Poutou"),

@@ -6,7 +6,7 @@ import pytest
 
 from table.errors import InputError
 from table.hand_rules import HAND_RULES
-from table.payments import hand_payment, honba_per_payer
+from table.payments import hand_payment, honba_per_payer, nagashi_mangan_payment
 
 TENHOU = HAND_RULES["tenhou"]
 
@@ -123,6 +123,14 @@ def test_kiriage_and_limits_from_the_preset():
     # yakuman count capped by what the preset allows
     assert hand_payment(0, 0, yakuman=3, dealer=False, tsumo=False, rules=TENHOU).ron == 96000
     assert hand_payment(0, 0, yakuman=3, dealer=False, tsumo=False, rules=HAND_RULES["ema"]).ron == 32000
+
+
+def test_nagashi_mangan_pays_a_mangan_tsumo():
+    pay = nagashi_mangan_payment(dealer=False, rules=TENHOU)
+    assert (pay.tsumo_dealer, pay.tsumo_other, pay.limit) == (4000, 2000, "mangan")
+    assert nagashi_mangan_payment(dealer=True, rules=HAND_RULES["naro1"]).tsumo_other == 4000
+    with pytest.raises(InputError, match="has no nagashi mangan"):
+        nagashi_mangan_payment(dealer=False, rules=HAND_RULES["wrc"])
 
 
 def test_honba_per_payer():

@@ -77,6 +77,7 @@ def _turn(tiles: list[SeenTile], quarter: int, width: float, height: float) -> l
 
 
 def _linked(a: _T, b: _T) -> bool:
+    """Touching neighbours in a row (across the image for upright tiles, down it for tiles lying horizontally)."""
     s = min(a.short, b.short)
     dx, dy = abs(a.cx - b.cx), abs(a.cy - b.cy)
     if not (a.horizontal and b.horizontal):  # a row running across the image (tolerates rows up to ~30 degrees)
@@ -88,6 +89,21 @@ def _linked(a: _T, b: _T) -> bool:
         if gap < TOUCH_GAP * s and dy > 0.3 * s and dx < 0.6 * dy + 0.15 * s:
             return True
     return False
+
+
+def _segments(ts: list[_T]) -> list[list[_T]]:
+    """Rows of touching tiles. Tiles of one axis link first; a tile of the other axis then joins a row only when it
+    is not itself part of a longer row of its own (a riichi or called tile, not the corner of a side seat's pond)."""
+    pure = _components(ts, lambda a, b: a.horizontal == b.horizontal and _linked(a, b))
+    size = {t.i: len(seg) for seg in pure for t in seg}
+
+    def link(a: _T, b: _T) -> bool:
+        if a.horizontal == b.horizontal:
+            return _linked(a, b)
+        odd = b if a.horizontal == _row_horizontal(a, b) else a  # the tile lying across that row
+        return size[odd.i] <= 2 and _linked(a, b)
+
+    return _components(ts, link)
 
 
 def _components(ts: list[_T], link) -> list[list[_T]]:
@@ -107,6 +123,11 @@ def _components(ts: list[_T], link) -> list[list[_T]]:
     for k in range(len(ts)):
         groups.setdefault(find(k), []).append(ts[k])
     return list(groups.values())
+
+
+def _row_horizontal(a: _T, b: _T) -> bool:
+    """Whether the row through two touching tiles of different axes runs across the image."""
+    return abs(a.cx - b.cx) >= abs(a.cy - b.cy)
 
 
 def _axis(seg: list[_T]) -> str:
@@ -179,9 +200,28 @@ def _facing(ts: list[_T], axis: str) -> int | None:
     return votes.most_common(1)[0][0] if votes else None
 
 
-def _sideways(t: _T) -> bool:
-    """In a frame where the row runs left to right: the tile lies across the row."""
-    return t.horizontal
+def _across(tiles: list[_T], axis: str) -> set[int]:
+    """Tiles lying across their row: a box clearly longer along the row than the row's typical tile.
+
+    Judged against the row rather than by the detector's axis alone, so it holds in oblique phone photos where
+    perspective turns every box towards a square.
+    """
+    def aspect(t: _T) -> float:
+        w, h = max(t.x2 - t.x1, 1e-6), max(t.y2 - t.y1, 1e-6)
+        return w / h if axis == "h" else h / w
+
+    if len(tiles) < 3:
+        return {t.i for t in tiles if t.horizontal == (axis == "h")}
+    ordered = sorted(tiles, key=(lambda t: t.cx) if axis == "h" else (lambda t: t.cy))
+    ratios = [aspect(t) for t in ordered]
+    out = set()
+    for k, t in enumerate(ordered):
+        near = sorted(ratios[max(k - 3, 0) : k] + ratios[k + 1 : k + 4])
+        median = near[len(near) // 2]
+        r = ratios[k] / median
+        if r > 1.3 or (r > 1.12 and t.horizontal == (axis == "h")):
+            out.add(t.i)
+    return out
 
 
 def _meld_kind(names: list[str]) -> str:
@@ -203,7 +243,8 @@ def _source(pos: int, size: int) -> str:
     return "right" if pos == size - 1 else "across"
 
 
-def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str]) -> tuple[list[SeenMeld], set[int]]:
+def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: set[int]) -> tuple[
+        list[SeenMeld], set[int]]:
     """Melds from left to right; `extra` are sideways tiles off the line (added-kan partners). Returns used extras."""
     melds: list[SeenMeld] = []
     used: set[int] = set()
@@ -224,7 +265,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str]) -> tuple
             win = tiles[k : k + size]
             if len(win) < size:
                 continue
-            side = [j for j, x in enumerate(win) if _sideways(x)]
+            side = [j for j, x in enumerate(win) if x.i in across]
             if len(side) != 1 or any(not x.face_up for x in win):
                 continue
             names = [x.name for x in win]
@@ -252,8 +293,29 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str]) -> tuple
     return melds, used
 
 
-def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[SeenHand, set[int]]:
+def _off_line(line: list[list[_T]]) -> set[int]:
+    """Tiles lying clearly beyond the row (the added tile of an added kan sits above its called tile)."""
+    tiles = [t for s in line for t in s]
+    if len(tiles) < 4:
+        return set()
+    out: set[int] = set()
+    for _ in range(2):  # least-squares line through the row, refitted without the tiles found beyond it
+        keep = [t for t in tiles if t.i not in out]
+        n = len(keep)
+        mx, my = sum(t.cx for t in keep) / n, sum(t.cy for t in keep) / n
+        sxx = sum((t.cx - mx) ** 2 for t in keep) or 1e-6
+        slope = sum((t.cx - mx) * (t.cy - my) for t in keep) / sxx
+        out = {t.i for t in tiles if t.cy - (my + slope * (t.cx - mx)) < -0.6 * t.short}
+    return out
+
+
+def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[SeenHand, set[int], set[int]]:
+    beyond = _off_line(line)
+    others = others + [t for s in line for t in s if t.i in beyond]
+    line = [[t for t in s if t.i not in beyond] for s in line]
+    line = [s for s in line if s]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
+    across = _across([t for s in segs for t in s], "h")
     concealed: list[_T] = []
     win: _T | None = None
     meld_tiles: list[_T] = []
@@ -261,7 +323,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
         ordered = sorted(seg, key=lambda t: t.cx)
         if n == 0:
             concealed = ordered
-            cut = next((k for k, t in enumerate(ordered) if _sideways(t) or not t.face_up), None)
+            cut = next((k for k, t in enumerate(ordered) if t.i in across or not t.face_up), None)
             if cut is not None:  # melds laid against the hand without a gap
                 concealed, meld_tiles = ordered[:cut], ordered[cut:]
         elif meld_tiles:
@@ -270,20 +332,27 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
             win = ordered[0]
         else:
             meld_tiles += ordered
-    extra = [t for t in others if t.face_up and t.horizontal]
-    melds, used = _parse_melds(meld_tiles, extra, warnings)
+    extra = [t for t in others if t.face_up]
+    notes: list[str] = []
+    melds, used = _parse_melds(meld_tiles, extra, notes, across)
+    if win is None and meld_tiles:
+        # a lone tile laid sideways right after the hand is the winning tile, not a meld
+        notes2: list[str] = []
+        melds2, used2 = _parse_melds(meld_tiles[1:], extra, notes2, across)
+        if len(notes2) < len(notes):
+            win, melds, used, notes = meld_tiles[0], melds2, used2, notes2
+    warnings += notes
     used_ids = {t.i for t in concealed} | {t.i for t in meld_tiles} | used
     win_sideways = False
     if win is not None:
         used_ids.add(win.i)
-        win_sideways = _sideways(win)
+        win_sideways = win.i in across
     else:
-        called = sum(3 for _ in melds)
-        if (len(concealed) + called) % 3 == 2 and concealed:
+        if (len(concealed) + 3 * len(melds)) % 3 == 2 and concealed:
             win = concealed.pop()
             warnings.append("the winning tile is not set apart; taking the rightmost tile of the hand")
     hand = SeenHand(tuple(t.name for t in concealed), win.name if win else None, tuple(melds), win_sideways)
-    return hand, used_ids
+    return hand, used_ids, across
 
 
 def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
@@ -292,7 +361,7 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     if not tiles:
         return TableView(width, height, (), SeenHand(), (), (), ("no tiles found in the photo",))
     base = _turn(tiles, 0, width, height)
-    segs = _components(base, _linked)
+    segs = _segments(base)
     lines = _lines(segs)
     face_up = [sum(t.face_up for seg in ln for t in seg) for ln in lines]
     best = max(range(len(lines)), key=lambda k: (face_up[k], -sum(len(s) for s in lines[k])))
@@ -308,13 +377,12 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     hand_ids = {t.i for s in hand_line for t in s}
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
-    hand, used = _hand(hand_line_t, others, warnings)
+    hand, used, hand_across = _hand(hand_line_t, others, warnings)
 
     rest = [t for t in turned if t.i not in used]
-    rest_segs = _components(rest, _linked)
+    rest_segs = _segments(rest)
     dora: list[_T] = []
     wall = [s for s in rest_segs if any(not t.face_up for t in s) and any(t.face_up for t in s)]
-    hand_top = min(t.y1 for s in hand_line_t for t in s)
     if wall:
         seg = max(wall, key=len)
         dora = [t for t in _order(seg) if t.face_up]
@@ -323,8 +391,8 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
         # no dead wall: a lone short row of upright tiles beyond the hand (the indicators laid out for the photo)
         loose = [s for s in rest_segs if all(t.face_up for t in s)]
         taken = set()
-        if len(loose) == 1 and len(loose[0]) <= 5 and all(not t.horizontal for t in loose[0]) \
-                and max(t.y2 for t in loose[0]) < hand_top:
+        hand_cy = sum(t.cy for s in hand_line_t for t in s) / sum(len(s) for s in hand_line_t)
+        if len(loose) == 1 and len(loose[0]) <= 5 and sum(t.cy for t in loose[0]) / len(loose[0]) < hand_cy:
             dora = _order(loose[0])
             taken = {t.i for t in loose[0]}
     ponds = _ponds([s for s in rest_segs if not ({t.i for t in s} & taken)], turned, warnings)
@@ -333,7 +401,7 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     flags: dict[int, tuple[bool, bool]] = {}
     for s in hand_line_t:
         for t in s:
-            flags[t.i] = (_sideways(t), t.orientation == 180)
+            flags[t.i] = (t.i in hand_across, t.orientation == 180)
     out = []
     for k, t in enumerate(tiles):
         side, flip = flags.get(k, ponds[1].get(k, (False, False)))
@@ -372,8 +440,10 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         tiles: list[_T] = []
         for s in sorted(rows, key=key_row):
             tiles += sorted(s, key=key_tile)
-        upright_axis_h = seat in (0, 2)
-        riichi = [k for k, t in enumerate(tiles) if t.horizontal == upright_axis_h]
+        across: set[int] = set()
+        for s in rows:
+            across |= _across(s, _axis(s)) if len(s) >= 3 else {t.i for t in s if t.horizontal == (seat in (0, 2))}
+        riichi = [k for k, t in enumerate(tiles) if t.i in across]
         if len(riichi) > 1:
             warnings.append(f"{len(riichi)} sideways tiles in the {SEAT_NAMES[seat]} pond; only one is a riichi")
         own = {0: 0, 1: 270, 2: 180, 3: 90}[seat]

@@ -38,6 +38,7 @@
     }
     renderLast(g);
     renderStandings(g);
+    document.querySelector(".board-layout").classList.toggle("has-side", !!(g && (g.last || (g.standings && g.standings.length))));
   }
 
   function renderLast(g) {
@@ -78,7 +79,7 @@
   async function poll() {
     try {
       render(await J.api("GET", "/api/state"));
-      live.textContent = "live (polling)"; live.classList.remove("off");
+      if (pollTimer) { live.textContent = "live (polling)"; live.classList.remove("off"); }
     } catch (e) {
       live.textContent = "offline, retrying"; live.classList.add("off");
     }

@@ -1,0 +1,74 @@
+"""The device's wrapper of the recognizer: the vision stage's TableView turned into the proposal's MPSZ fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.config import SAMPLE_PHOTOS
+from device.recognition import ManualReader, VisionReader, load_reader, reading_from_json
+
+
+def test_reading_from_the_documented_read_json():
+    data = {
+        "image": {"width": 4000, "height": 3000},
+        "tiles": [{"tile": "0p", "box": [1, 2, 3, 4], "confidence": 0.9, "sideways": True, "upside_down": False}],
+        "hand": {"concealed": ["4s", "5s", "6s", "5p", "5p", "4z", "4z", "5z", "5z", "5z"], "win": "0p",
+                 "melds": [{"kind": "added-kan", "tiles": ["9m", "9m", "9m", "9m"], "source": "left"}]},
+        "dora_indicators": ["8m", "8m"],
+        "ponds": [{"seat": "near", "tiles": ["1m", "9p"], "riichi": None},
+                  {"seat": "across", "tiles": ["7z"], "riichi": 0}],
+        "warnings": ["one tile is uncertain"],
+    }
+    r = reading_from_json(data)
+    assert r.image == {"width": 4000, "height": 3000}
+    assert r.concealed == "456s55p44555z"
+    assert r.win == "0p"
+    assert r.melds == ["added-kan:9999m:left"]
+    assert r.dora_indicators == "88m"
+    assert r.ponds == {"near": "1m9p", "across": "7z"}
+    assert r.tiles == [{"tile": "0p", "box": [1.0, 2.0, 3.0, 4.0], "sideways": True}]
+    assert r.warnings == ["one tile is uncertain"]
+
+
+class RowRecognizer:
+    """Stands in for the ONNX models only: returns fixed detections; the real layout code groups them."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def read_tiles(self, img):
+        from vision.view import SeenTile
+
+        tiles, x = [], 100.0
+        for i, name in enumerate(self.names):
+            if i == len(self.names) - 1:
+                x += 40  # the winning tile lies apart
+            tiles.append(SeenTile(name, (x, 500.0, x + 60, 580.0), 0.99, orientation=0))
+            x += 62
+        return tiles
+
+
+def test_vision_reader_groups_detections_with_the_real_layout():
+    pytest.importorskip("vision.layout")
+    names = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z", "2z"]
+    reader = VisionReader(RowRecognizer(names))
+    photo = SAMPLE_PHOTOS / "01-added-kan.jpg"
+    r = reader.read(photo.read_bytes(), photo)
+    assert r.image == {"width": 1280, "height": 961}
+    assert r.win == "2z"
+    assert r.concealed == "123m456p789s1122z"
+    assert len(r.tiles) == 14
+
+
+def test_vision_reader_unreadable_photo_is_a_warning_not_a_crash():
+    reader = VisionReader(RowRecognizer([]))
+    r = reader.read(b"not a jpeg")
+    assert r.concealed == "" and "not a readable image" in r.warnings[0]
+
+
+def test_manual_reader_and_switched_off_recognizer():
+    r = ManualReader("testing").read((SAMPLE_PHOTOS / "02-seven-pairs.jpg").read_bytes())
+    assert r.image == {"width": 1920, "height": 1440}
+    assert r.warnings == ["tiles not read: testing; enter them with the picker"]
+    off = load_reader(False)
+    assert isinstance(off, ManualReader) and "switched off" in off.description

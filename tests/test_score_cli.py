@@ -1,0 +1,145 @@
+"""`jantaku score`: human form, --json, --jsonl streaming, exit codes 0/1/2, and the bench command."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers_scoring import run_cli, score_json
+
+from table.score_cli import score_stream
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_human_form_one_screen(capsys):
+    code, out, err = run_cli(capsys, "score", "234m567p11s345s78s", "--win", "9s", "--riichi", "--tsumo",
+                             "--seat", "S", "--dora", "1m", "--honba", "1", "--sticks", "1")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Hand   234m567p1134578s  win 9s"
+    assert lines[1].startswith("Win    tsumo, riichi; seat S, round E; rules Tenhou")
+    assert "  Menzen Tsumo  1 han" in lines and "  Dora          1 han" in lines
+    assert "Value  4 han 20 fu  (base 20)" in lines
+    assert "Pay    2600 from the dealer, 1300 from each other player" in lines
+    assert "Total  6500  (+300 honba, +1000 riichi sticks)" in lines
+    assert len(lines) < 25
+
+
+def test_human_form_yakuman_and_meld(capsys):
+    code, out, _ = run_cli(capsys, "score", "111222333z5m", "--win", "5m", "--meld", "pon:444z:left", "--tsumo",
+                           "--seat", "E", "--rules", "mahjongsoul")
+    assert code == 0
+    assert "[pon:444z:left]" in out and "  Daisuushii  2x yakuman" in out
+    assert "Pay    32000 all (from each of the three)" in out and "Total  96000" in out
+
+
+def test_ura_without_riichi_is_noted_not_counted(capsys):
+    code, r = score_json(capsys, "456p678s23s99p", "--win", "1s", "--meld", "chi:234m:left", "--dora", "8s",
+                         "--ura", "1m", "--seat", "S")
+    assert code == 1  # open and no yaku: neither dora nor ura make a yaku
+    assert r["error"].startswith("no yaku")
+    assert r["notes"] == ["ura dora count only for a riichi winner: ignored"]
+
+
+def test_not_a_win_is_exit_1(capsys):
+    code, out, err = run_cli(capsys, "score", "123m456p789s13s99p", "--win", "2s")
+    assert code == 1 and err == ""
+    assert "Not a win: no yaku: the hand is complete but has no yaku (dora alone do not count)" in out
+    code, r = score_json(capsys, "123m456p789s13s99p", "--win", "5s")
+    assert code == 1 and r["valid"] is False and r["error"].startswith("not a winning hand")
+    assert r["payment"] is None and r["total"] == 0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["234m567p11s345s78s", "--win", "9s", "--meld", "chi:135s"], "a chi must be three consecutive"),
+    (["234m567p11s345s", "--win", "9s"], "wrong tile count"),
+    (["11112m567p11s345s", "--win", "1m"], "5 copies of 1m"),
+    (["234m567p11s345s78s", "--win", "9s", "--ippatsu"], "ippatsu needs riichi"),
+    (["234m567p11s78s", "--win", "9s", "--meld", "chi:345s", "--riichi"], "riichi needs a closed hand"),
+    (["234m567p11s345s78s", "--win", "9s", "--rinshan", "--tsumo"], "rinshan kaihou needs a kan"),
+    (["234m567p11s345s78s", "--win", "9s", "--chankan", "--tsumo"], "chankan is a ron win"),
+    (["234m567p11s345s78s", "--win", "9s", "--haitei"], "haitei is a tsumo win"),
+    (["234m567p11s345s78s", "--win", "9s", "--tenhou", "--tsumo", "--seat", "S"], "tenhou is the dealer's tsumo"),
+    (["234m567p11s345s78s", "--win", "9s", "--seat", "X"], "unknown wind 'X'"),
+    (["234m567p11s345s78s", "--win", "9s", "--honba", "-1"], "honba must be between 0 and 100"),
+    (["234m567p11s345s78s"], "give the winning tile with --win"),
+    ([], "give the concealed tiles"),
+])
+def test_bad_input_is_exit_2_with_the_reason_on_stderr(capsys, args, message):
+    code, out, err = run_cli(capsys, "score", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("jantaku: ") and message in err
+
+
+def test_jsonl_stream_in_order_with_per_line_errors():
+    lines = [
+        json.dumps({"hand": "234m567p11s345s78s", "win": "9s", "tsumo": True, "riichi": True, "seat": "S",
+                    "dora": ["1m"], "honba": 1, "riichi_sticks": 1}),
+        "",
+        json.dumps({"hand": "123m456p789s13s99p", "win": "2s"}),
+        json.dumps({"hand": "234m678s2p", "win": "2p", "rules": "mleague", "seat": "W", "round": "S",
+                    "melds": [{"type": "pon", "tiles": "777z"}, {"type": "chi", "tiles": "0p46p", "source": "left"}]}),
+        json.dumps({"hand": "234m567p11s345s", "win": "9s"}),
+        "{not json",
+        json.dumps({"hand": "234m567p11s345s78s", "win": "9s", "tsumo": "yes"}),
+        json.dumps({"hand": "234m567p11s345s78s", "win": "9s", "colour": "red"}),
+    ]
+    out = io.StringIO()
+    code = score_stream(iter(line + "\n" for line in lines), out)
+    results = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert code == 2 and len(results) == 7  # the blank line gives no result
+    first = results[0]
+    assert (first["valid"], first["han"], first["fu"], first["limit"]) == (True, 4, 20, None)
+    assert first["yaku"] == [{"name": "Menzen Tsumo", "han": 1}, {"name": "Riichi", "han": 1},
+                             {"name": "Pinfu", "han": 1}, {"name": "Dora", "han": 1}]
+    assert first["payment"] == {"tsumo_dealer": 2600, "tsumo_other": 1300}
+    assert (first["honba_bonus"], first["sticks_bonus"], first["total"]) == (300, 1000, 6500)
+    assert results[1]["valid"] is False and results[1]["error"].startswith("no yaku") and "bad_input" not in results[1]
+    assert results[2]["valid"] is True and results[2]["aka"] == 1 and results[2]["payment"] == {"ron": 2000}
+    assert results[3]["bad_input"] is True and results[3]["error"].startswith("wrong tile count")
+    assert results[4]["bad_input"] is True and results[4]["error"].startswith("line is not JSON")
+    assert results[5]["error"] == "field 'tsumo' must be true or false, not 'yes'"
+    assert results[6]["error"].startswith("unknown field(s) colour")
+
+
+def test_jsonl_exit_codes():
+    good = json.dumps({"hand": "234m567p11s345s78s", "win": "9s", "riichi": True}) + "\n"
+    no_yaku = json.dumps({"hand": "123m456p789s13s99p", "win": "2s"}) + "\n"
+    assert score_stream(iter([good, good]), io.StringIO()) == 0
+    assert score_stream(iter([good, no_yaku]), io.StringIO()) == 1
+    assert score_stream(iter([no_yaku, "[]\n"]), io.StringIO()) == 2
+
+
+def test_jsonl_matches_json_for_the_same_hand(capsys):
+    code, r = score_json(capsys, "112233m56m789m99m", "--win", "4m", "--riichi", "--tsumo", "--dora", "9m",
+                         "--seat", "S", "--rules", "wrc")
+    out = io.StringIO()
+    score_stream(iter([json.dumps({"hand": "112233m56m789m99m", "win": "4m", "riichi": True, "tsumo": True,
+                                   "dora": ["9m"], "seat": "S", "rules": "wrc"})]), out)
+    assert json.loads(out.getvalue()) == r and code == 0
+
+
+def test_real_subprocess_jsonl_and_exit_codes():
+    lines = "\n".join([
+        json.dumps({"hand": "234m567p11s345s78s", "win": "9s", "riichi": True}),
+        json.dumps({"hand": "1112345678999m", "win": "5m", "rules": "mahjongsoul"}),
+    ]) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "score", "--jsonl"], input=lines, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    results = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [r["total"] for r in results] == [2900, 96000]  # seat defaults to E: the dealer
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "score", "1m", "--win", "2m"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "wrong tile count" in proc.stderr and proc.stdout == ""
+
+
+def test_bench_scoring_runs_and_reports_both_rates(capsys):
+    code, out, _ = run_cli(capsys, "bench", "scoring", "--hands", "60", "--repeat", "1")
+    assert code == 0
+    assert "mahjong direct" in out and "jantaku --jsonl" in out and "% of the library's throughput" in out
