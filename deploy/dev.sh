@@ -27,7 +27,7 @@ case "$what" in
         exec .venv/bin/jantaku serve "$@"
         ;;
     test)
-        apt_install chromium fonts-dejavu-core
+        apt_install chromium fonts-dejavu-core fonts-ipafont-gothic fonts-ipafont-mincho fonts-arphic-ukai fonts-arphic-uming
         venv test
         .venv/bin/ruff check .
         exec .venv/bin/python -m pytest -q "$@"

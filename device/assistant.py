@@ -70,6 +70,7 @@ class Assistant:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Callable[[], None]] = []
+        self.closing = threading.Event()
         self.version = 0
         self._busy = 0
         self.status_message = ""
@@ -107,8 +108,14 @@ class Assistant:
     def wait_for_change(self, since: int, timeout: float) -> int:
         """Block until `version` differs from `since` or `timeout` passes; returns the current version."""
         with self._changed:
-            self._changed.wait_for(lambda: self.version != since, timeout=timeout)
+            self._changed.wait_for(lambda: self.version != since or self.closing.is_set(), timeout=timeout)
             return self.version
+
+    def shutdown(self) -> None:
+        """Release every waiting live stream (the server is stopping) and close the store."""
+        self.closing.set()
+        with self._changed:
+            self._changed.notify_all()
 
     @property
     def status(self) -> str:
@@ -121,13 +128,17 @@ class Assistant:
 
     @contextmanager
     def busy(self, what: str):
-        self._busy += 1
-        self.status_message = what
+        with self._lock:
+            self._busy += 1
+            self.status_message = what
         self._bump()
         try:
             yield
         finally:
-            self._busy -= 1
+            with self._lock:
+                self._busy -= 1
+                if not self._busy and self.status_message == what:
+                    self.status_message = ""
             self._bump()
 
     def flag_error(self, message: str, seconds: float = 4.0) -> None:
@@ -284,6 +295,13 @@ class Assistant:
     def record_chombo(self, seat: int) -> None:
         seat = _seat(seat)
         self._append(gp.chombo_event(seat), f"chombo by seat {seat}")
+
+    def record_pao(self, winner: int, liable: int) -> None:
+        """The liable seat fed the call that made the winner's yakuman certain (sekinin barai), this hand."""
+        winner, liable = _seat(winner, "pao winner"), _seat(liable, "liable seat")
+        if winner == liable:
+            raise InputError("a player cannot be liable for their own yakuman")
+        self._append(gp.pao_event(winner, liable), f"pao: seat {liable} liable for seat {winner}'s yakuman")
 
     def record_adjustment(self, amounts: list[int], reason: str) -> None:
         if not isinstance(amounts, list) or len(amounts) != 4:

@@ -6,6 +6,7 @@ import argparse
 import logging
 import signal
 import sys
+import time
 
 
 def register(commands, bench) -> None:
@@ -77,6 +78,7 @@ def serve(args: argparse.Namespace) -> int:
     from waitress import create_server
 
     from device.config import DEFAULT_PIN, load_config
+    from table.errors import InputError
 
     overrides = {k: getattr(args, k) for k in ("host", "port", "data_dir", "pin", "preset", "camera_source",
                                                "camera_replay_folder", "panel_pin_factory", "threads")}
@@ -88,8 +90,13 @@ def serve(args: argparse.Namespace) -> int:
     setup_logging(config.log_level)
     log = logging.getLogger("jantaku.serve")
     assistant, panel, app = build(config)
-    server = create_server(app, host=config.host, port=config.port, threads=config.threads,
-                           connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku")
+    try:
+        server = create_server(app, host=config.host, port=config.port, threads=config.threads,
+                               connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku")
+    except OSError as exc:
+        if panel is not None:
+            panel.close()
+        raise InputError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
     port = int(server.effective_port)
     log.info("data folder: %s", config.data_path.resolve())
     if config.pin == DEFAULT_PIN:
@@ -99,6 +106,11 @@ def serve(args: argparse.Namespace) -> int:
 
     def stop(signum, frame):
         log.info("stopping (signal %d)", signum)
+        assistant.shutdown()  # live streams end now instead of holding their threads ...
+        hub = app.extensions["jantaku.live"]
+        deadline = time.monotonic() + 2.0
+        while hub.open and time.monotonic() < deadline:  # ... and are let finish before the sockets close
+            time.sleep(0.02)
         server.close()
         raise SystemExit(0)
 

@@ -65,7 +65,7 @@ class Config:
     data_dir: str = "data"
     preset: str = "tenhou"
     pin: str = DEFAULT_PIN
-    players: tuple[str, ...] = ("East", "South", "West", "North")
+    players: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
     login_attempts: int = 5
     login_window_seconds: int = 300
     log_level: str = "INFO"

@@ -126,6 +126,10 @@ def chombo_event(seat: int) -> dict[str, Any]:
     return {"type": "chombo", "seat": seat}
 
 
+def pao_event(winner: int, liable: int) -> dict[str, Any]:
+    return {"type": "pao", "winner": winner, "liable": liable}
+
+
 def adjust_event(amounts: list[int], reason: str) -> dict[str, Any]:
     return {"type": "adjustment", "amounts": amounts, "reason": reason}
 

@@ -40,6 +40,7 @@ class ServerProcess:
         cmd = [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0",
                "--data", str(self.data_dir), "--pin", self.pin, "--pins", "mock", "--camera", "replay", *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self.log = open(self.log_path, "ab")
         offset = self.log_path.stat().st_size  # a restart appends: only this run's lines count
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -302,7 +302,7 @@ class Panel:
             raise InputError(f"no button {name!r}: riichi0-riichi3, {', '.join(ACTION_BUTTONS)} or undo")
         pin = self.buttons[name].pin
         pin.drive_low()
-        time.sleep(self.config.hold_seconds + 0.3 if hold else 0.02)
+        time.sleep(self.config.hold_seconds + 0.5 if hold else 0.02)
         pin.drive_high()
         self.wait_idle()
 

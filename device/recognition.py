@@ -146,6 +146,10 @@ class VisionReader:
                 view = build_view(tiles, width, height)
             except InputError as exc:
                 return Reading(image={"width": width, "height": height}, warnings=[f"tiles not read: {exc}"])
+            except Exception as exc:  # a broken model or a renamed vision API must not take the table down
+                log.exception("the recognizer failed on a photo")
+                return Reading(image={"width": width, "height": height},
+                               warnings=[f"tiles not read: the recognizer failed ({type(exc).__name__}: {exc})"])
         return reading_from_json(view.to_json())
 
 

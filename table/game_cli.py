@@ -162,10 +162,21 @@ def register(commands, bench) -> None:  # noqa: ANN001
 # -- helpers --------------------------------------------------------------------------------------------
 
 
-def _store(args):  # noqa: ANN001, ANN202
-    from table.store import GameStore, default_db_path
+def _db_path(args) -> Path:  # noqa: ANN001
+    from table.store import default_db_path
 
-    return GameStore(args.db or default_db_path())
+    return args.db or default_db_path()
+
+
+def _store(args, *, create: bool = False):  # noqa: ANN001, ANN202
+    """The game database; only `game new` makes one, so a mistyped --db is reported, not created empty."""
+    from table.store import GameStore
+
+    path = _db_path(args)
+    if not create and not path.exists():
+        raise InputError(f"no game yet: there is no game database at {path}; start a game with "
+                         "`jantaku game new --players A,B,C,D`")
+    return GameStore(path)
 
 
 def _game_id(store, args) -> int:  # noqa: ANN001
@@ -319,7 +330,7 @@ def _cmd_new(args) -> int:  # noqa: ANN001
     players = [p.strip() for p in args.players.split(",")]
     if len(players) != 4 or not all(players):
         raise InputError(f"--players needs four names separated by commas, got {args.players!r}")
-    store = _store(args)
+    store = _store(args, create=True)
     try:
         game_id = store.new_game(players, args.rules)
         _print_state(store.state(game_id), args, game_id)
@@ -454,6 +465,8 @@ def read_events(path: Path) -> list:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     events = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -479,11 +492,13 @@ def _cmd_replay(args) -> int:  # noqa: ANN001
 
 
 def _cmd_list(args) -> int:  # noqa: ANN001
-    store = _store(args)
-    try:
-        games = store.games()
-    finally:
-        store.close()
+    games = []
+    if _db_path(args).exists():
+        store = _store(args)
+        try:
+            games = store.games()
+        finally:
+            store.close()
     if args.json:
         print(json.dumps([g.to_json() for g in games], ensure_ascii=False))
         return 0
@@ -498,5 +513,7 @@ def _cmd_list(args) -> int:  # noqa: ANN001
 def _cmd_bench(args) -> int:  # noqa: ANN001
     from table.game_bench import run_bench
 
+    if args.appends < 1 or args.events < 2:
+        raise InputError("--appends must be at least 1 and --events at least 2 (the game start and one more)")
     print(run_bench(appends=args.appends, events=args.events, directory=args.dir))
     return 0

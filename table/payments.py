@@ -77,6 +77,8 @@ def payment_from_cost(cost: dict, han: int, *, dealer: bool, tsumo: bool, is_yak
         label = f"kazoe {label}"  # the library computes this label and then overwrites it
     elif not is_yakuman and han >= 26 and label.endswith("yakuman"):
         label = f"kazoe {label}"
+    elif not label and cost["main"] == (4000 if tsumo else 12000 if dealer else 8000):
+        label = "mangan"  # with kiriage on, the library leaves a 4-han 40-fu (or 3-han 70-fu) mangan unnamed
     if not tsumo:
         return Payment(cost["main"], None, None, label)
     if dealer:

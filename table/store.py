@@ -13,6 +13,7 @@ lock. Several processes may open the same file; writes are serialised by SQLite 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
@@ -93,6 +94,34 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _db_problem(path: object, exc: sqlite3.Error) -> str:
+    """A sentence for a database that cannot be used, so the CLI says it (exit 2) instead of a traceback."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return f"the game database {path} is busy: another program holds it locked; try again in a moment"
+    return f"the game database {path} cannot be used ({text}): is it a jantaku database, and is it intact?"
+
+
+def _guarded(method):  # noqa: ANN001, ANN202
+    """Turn SQLite failures (locked, damaged, someone else's file) into InputError with a reason."""
+
+    @functools.wraps(method)
+    def wrapper(self: GameStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise InputError(_db_problem(self.path, exc)) from None
+
+    return wrapper
+
+
+def _decode(game_id: int, seq: int, payload: str) -> Event:
+    try:
+        return event_from_json(json.loads(payload))
+    except (ValueError, InputError) as exc:
+        raise InputError(f"event {seq} of game {game_id} in the database is damaged: {exc}") from None
+
+
 class GameStore:
     """Games and their event logs in one SQLite file.
 
@@ -103,16 +132,24 @@ class GameStore:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"cannot make the folder {self.path.parent} for the game database: {exc.strerror}") \
+                    from None
         self._lock = threading.RLock()
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise InputError(_db_problem(path, exc)) from None
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"cannot open the game database {path}: {exc}") from None
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise InputError(_db_problem(path, exc)) from None
         self._cache: dict[int, _Cached] = {}
 
     # -- lifecycle --------------------------------------------------------------------------------
@@ -129,6 +166,7 @@ class GameStore:
 
     # -- writing ----------------------------------------------------------------------------------
 
+    @_guarded
     def new_game(self, players: list[str] | tuple[str, ...], preset_name: str, started_at: str | None = None) -> int:
         """Start a game (its first event is GameStarted) and return its id."""
         if len(players) != 4:
@@ -152,6 +190,7 @@ class GameStore:
             self._cache[game_id] = _Cached(1, [event], state)
             return game_id
 
+    @_guarded
     def append(self, game_id: int, event: Event) -> GameState:
         """Validate `event` against the game and store it; returns the new state once it is on disk."""
         if isinstance(event, GameStarted):
@@ -185,10 +224,12 @@ class GameStore:
 
     # -- reading ----------------------------------------------------------------------------------
 
+    @_guarded
     def state(self, game_id: int) -> GameState:
         with self._lock:
             return self._load(game_id).state
 
+    @_guarded
     def log(self, game_id: int) -> list[LogEntry]:
         """Every stored row of the game, undo and redo rows included, in order."""
         with self._lock:
@@ -196,19 +237,22 @@ class GameStore:
             rows = self._db.execute(
                 "SELECT seq, payload, recorded_at FROM log WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        return [LogEntry(seq, event_from_json(json.loads(payload)), at) for seq, payload, at in rows]
+        return [LogEntry(seq, _decode(game_id, seq, payload), at) for seq, payload, at in rows]
 
+    @_guarded
     def events(self, game_id: int) -> list[Event]:
         """The events in effect (undone ones left out, Undo/Redo rows resolved)."""
         with self._lock:
             return resolve(self._load(game_id).log)
 
+    @_guarded
     def history(self, game_id: int) -> list[GameState]:
         """The state after each event in effect: for the points chart and the CSV export."""
         with self._lock:
             log = list(self._load(game_id).log)
         return history(log)
 
+    @_guarded
     def games(self) -> list[GameSummary]:
         """All games, newest first."""
         with self._lock:
@@ -220,12 +264,14 @@ class GameStore:
                                        state.over))
             return out
 
+    @_guarded
     def current_game(self) -> int | None:
         """The newest game's id (the one the CLI and the panel act on), or None when there is none."""
         with self._lock:
             row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
+    @_guarded
     def export_json(self, game_id: int) -> dict[str, Any]:
         """The game as JSON: the events in effect (replayable), the full log with times, and the state."""
         entries = self.log(game_id)
@@ -237,6 +283,7 @@ class GameStore:
             "state": fold(log).to_json(),
         }
 
+    @_guarded
     def export_csv(self, game_id: int) -> str:
         """One row per finished hand (chombo included), per adjustment and for an early end, with each seat's
         change and score after it; the final standings follow a blank line once the game is over."""
@@ -304,7 +351,7 @@ class GameStore:
             "SELECT seq, payload FROM log WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, cached.last_seq if cached else 0),
         ).fetchall()
-        new = [event_from_json(json.loads(payload)) for _, payload in rows]
+        new = [_decode(game_id, seq, payload) for seq, payload in rows]
         if cached is not None and not any(isinstance(e, (Undo, Redo)) for e in new):
             state = cached.state
             for event in new:

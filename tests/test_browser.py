@@ -157,3 +157,34 @@ def test_furiten_check_page(server, browser):
     page.fill("#f-discards", "1m2m")
     page.click("#f-check")
     expect(page.locator("#f-result")).to_contain_text("Not furiten")
+
+
+def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.goto(server.url + "/keeper/login")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(re.compile("/keeper$"))
+    for seat, name in enumerate(["Eve", "Fay", "Gus", "Hal"]):
+        page.fill(f"input.player[data-seat='{seat}']", name)
+    page.click("#new-game")
+    expect(page.locator("#game-title")).to_contain_text("East 1")
+    page.select_option("#q-winner", "0")
+    page.check("input[name='q-kind'][value='ron']")
+    page.select_option("#q-discarder", "2")
+    page.fill("#q-han", "2")
+    page.fill("#q-fu", "30")
+    page.select_option("#q-winner2", "3")
+    page.fill("#q-han2", "1")
+    page.fill("#q-fu2", "30")
+    page.click("#q-record")
+    expect(page.locator("#status")).to_have_text("ron recorded")
+    expect(page.locator("#mini")).to_contain_text("27,900")  # dealer 2 han 30 fu: 2900
+    expect(page.locator("#mini")).to_contain_text("21,100")  # the discarder pays both
+    expect(page.locator("#game-title")).to_contain_text("East 1 · 1 honba")  # the dealer won: renchan
+    page.screenshot(path=str(ARTIFACTS / "keeper-phone.png"), full_page=True)
+    board = browser.new_page()
+    board.goto(server.url + "/")
+    expect(board.locator("#last-title")).to_have_text("East 1-0: Hal, Eve won by ron from Gus")  # turn order

@@ -158,6 +158,15 @@ def test_draw_chombo_adjust_end(assistant):
         assistant.declare_riichi(0)
 
 
+def test_pao_then_yakuman_ron_makes_the_liable_seat_pay(assistant):
+    assistant.record_pao(1, 3)
+    assistant.record_ron(0, [{"seat": 1, "yakuman": 1}])
+    game = assistant.snapshot()["game"]
+    # pao on ron: the discarder and the liable seat share the 32000 (tenhou)
+    assert game["seats"][1]["points"] == 25000 + 32000
+    assert game["seats"][0]["points"] == 25000 - 16000 and game["seats"][3]["points"] == 25000 - 16000
+
+
 def test_furiten_check_typed(assistant):
     result = assistant.check_furiten(1, hand="4466s88s2233z667z", discards="1m7z")
     assert result["furiten"] is True

@@ -72,3 +72,26 @@ def test_manual_reader_and_switched_off_recognizer():
     assert r.warnings == ["tiles not read: testing; enter them with the picker"]
     off = load_reader(False)
     assert isinstance(off, ManualReader) and "switched off" in off.description
+
+
+class BrokenRecognizer:
+    def read_tiles(self, img):
+        raise RuntimeError("model file truncated")
+
+
+def test_a_failing_recognizer_gives_a_warning_not_a_crash():
+    photo = SAMPLE_PHOTOS / "01-added-kan.jpg"
+    r = VisionReader(BrokenRecognizer()).read(photo.read_bytes(), photo)
+    assert r.concealed == "" and r.image == {"width": 1280, "height": 961}
+    assert "RuntimeError: model file truncated" in r.warnings[0]
+
+
+def test_the_real_recognizer_reads_a_sample_photo_when_its_model_is_committed():
+    reader = load_reader(True)
+    if isinstance(reader, ManualReader):
+        pytest.skip(f"no recognizer model here: {reader.why}")
+    photo = SAMPLE_PHOTOS / "02-seven-pairs.jpg"
+    r = reader.read(photo.read_bytes(), photo)
+    assert r.image == {"width": 1920, "height": 1440}
+    assert len(r.tiles) >= 10  # the hand row alone holds 14 face-up tiles
+    assert all(len(t["box"]) == 4 for t in r.tiles)

@@ -143,7 +143,7 @@ def test_long_press_undoes_and_short_press_scans(rig):
     assistant, panel, factory = rig
     cfg = panel.config
     assistant.declare_riichi(1)
-    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.3)
+    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.6)
     settle(panel)
     assert seats(assistant)[1]["riichi"] is False
     assert pin(factory, cfg.riichi_leds[1]).state is False
@@ -158,7 +158,7 @@ def test_long_press_drops_a_pending_proposal_first(rig):
     cfg = panel.config
     assistant.declare_riichi(1)
     assistant.scan_hand(winner=1, tsumo=True)
-    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.3)
+    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.6)
     settle(panel)
     assert assistant.proposal is None
     assert seats(assistant)[1]["riichi"] is True  # the riichi stays; only the proposal went

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from table.errors import InputError
+from table.hand import parse_hand
 from table.hand_rules import HAND_RULES
 from table.payments import hand_payment, honba_per_payer, nagashi_mangan_payment
+from table.scoring import Situation, score_hand
+from table.tiles import parse_tile
 
 TENHOU = HAND_RULES["tenhou"]
 
@@ -125,6 +128,15 @@ def test_kiriage_and_limits_from_the_preset():
     assert hand_payment(0, 0, yakuman=3, dealer=False, tsumo=False, rules=HAND_RULES["ema"]).ron == 32000
 
 
+@pytest.mark.parametrize("rules", ["tenhou", "wrc", "mleague"])
+@pytest.mark.parametrize(("han", "fu"), [(4, 40), (4, 110), (3, 70), (3, 110)])
+def test_a_mangan_below_5_han_is_named_mangan_with_or_without_kiriage(rules, han, fu):
+    # mahjong 2.1.0 names these "mangan" only when kiriage is off; the limit must not depend on that switch.
+    pay = hand_payment(han, fu, dealer=False, tsumo=False, rules=HAND_RULES[rules])
+    assert (pay.ron, pay.limit) == (8000, "mangan")
+    assert hand_payment(3, 50, dealer=False, tsumo=False, rules=HAND_RULES[rules]).limit == ""
+
+
 def test_nagashi_mangan_pays_a_mangan_tsumo():
     pay = nagashi_mangan_payment(dealer=False, rules=TENHOU)
     assert (pay.tsumo_dealer, pay.tsumo_other, pay.limit) == (4000, 2000, "mangan")
@@ -148,3 +160,11 @@ def test_honba_per_payer():
 def test_impossible_han_fu(han, fu, tsumo, message):
     with pytest.raises(InputError, match=message):
         hand_payment(han, fu, dealer=False, tsumo=tsumo, rules=TENHOU)
+
+
+def test_a_scored_4_han_50_fu_hand_is_a_mangan_under_kiriage_rules():
+    hand = parse_hand("111z999p789s34s55p", "2s")  # East pon, 9p pon, both concealed: 20+10+8+8 = 46 -> 50 fu
+    s = Situation(riichi=True, seat_wind=1, dora_indicators=(parse_tile("4p"),))
+    for rules in ("tenhou", "mleague"):
+        r = score_hand(hand, s, HAND_RULES[rules])
+        assert (r.han, r.fu, r.payment.ron, r.limit) == (4, 50, 8000, "mangan"), rules

@@ -112,15 +112,15 @@ def test_winning_tile_laid_sideways_beside_the_hand() -> None:
 
 def table_with_ponds() -> list[SeenTile]:
     """The winner's hand at the bottom and four ponds around the centre, each turned to its owner."""
-    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 950)
-    win, _ = row("5z", x + 25, 950)
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
     tiles = hand + win
     ponds = {0: "1m 2m 3m 4m 5m 6m 7m s:8m", 1: "1p 2p 3p s:4p 5p 6p 7p", 2: "1s 2s", 3: "9m 9p 9s 1z 2z 3z 4z"}
     for seat, spec in ponds.items():
         names = spec.split()
         own = []
         for r in range(0, len(names), 6):
-            part, _ = row(" ".join(names[r : r + 6]), 410, 600 + (r // 6) * (H + 1))
+            part, _ = row(" ".join(names[r : r + 6]), 407, 642 + (r // 6) * (H + 1))
             own += part
         # seat 0's pond lies below the centre; turning it anticlockwise by `seat` quarters puts it at the seat
         tiles += turn(own, (4 - seat) % 4)

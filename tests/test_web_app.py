@@ -162,6 +162,7 @@ WRITES = [
     ("POST", "/api/abortive", {"reason": "four-winds"}),
     ("POST", "/api/chombo", {"seat": 0}),
     ("POST", "/api/adjust", {"amounts": [0, 0, 0, 0], "reason": "x"}),
+    ("POST", "/api/pao", {"winner": 0, "liable": 1}),
     ("POST", "/api/end", {}),
     ("POST", "/api/undo", {}),
     ("POST", "/api/redo", {}),
@@ -249,6 +250,8 @@ def test_whole_hand_through_the_api(env):
         ("POST", "/api/abortive", {"reason": 3}, "reason must be text"),
         ("POST", "/api/adjust", {"amounts": [1, 2, 3, 4], "reason": "x"}, "sum to zero"),
         ("POST", "/api/end", {"reason": 5}, "reason must be text"),
+        ("POST", "/api/pao", {"winner": 1, "liable": 1}, "own yakuman"),
+        ("POST", "/api/pao", {"winner": 1}, "missing field 'liable'"),
         ("POST", "/api/redo", {}, "nothing to redo"),
         ("POST", "/api/scan", {"tsumo": "yes"}, "tsumo must be true or false"),
         ("POST", "/api/scan", {"winner": 1, "discarder": 1}, "own discard"),
@@ -324,3 +327,16 @@ def test_app_without_game_keeping_degrades_with_a_message(tmp_path, monkeypatch)
     h = login(client)
     resp = client.post("/api/riichi", json={"seat": 0}, headers=h)
     assert resp.status_code == 400 and "game keeping is not available" in resp.get_json()["error"]
+
+
+def test_an_internal_error_is_json_and_logged(env, monkeypatch):
+    app, assistant, _ = env
+    app.testing = False  # let the 500 handler answer instead of raising into the test
+
+    def broken():
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(assistant, "snapshot", broken)
+    resp = app.test_client().get("/api/state")
+    assert resp.status_code == 500
+    assert "internal error" in resp.get_json()["error"]

@@ -59,7 +59,9 @@ def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, in
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False) -> dict:
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
-    rows = rows_ok = hands = hands_ok = 0
+    rows = rows_ok = 0
+    hands: Counter = Counter()
+    hands_ok: Counter = Counter()
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
         scene = make_scene(seed * 1_000_003 + 700_000 + k)
         tiles = rec.read_tiles(scene.image)
@@ -96,13 +98,14 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False) -> dict:
             same = truth_rows[key] == seen_rows[key]
             rows_ok += same
             ok_all &= same
-        hands += 1
-        hands_ok += ok_all
+        hands[t.kind] += 1
+        hands_ok[t.kind] += ok_all
     return {"scenes": n, "labels": n_labels, "detections": n_tiles,
             "precision": round(correct / max(n_tiles, 1), 4), "recall": round(correct / max(n_labels, 1), 4),
             "located": round(found / max(n_labels, 1), 4), "red_five_recall": round(red_ok / max(red, 1), 4),
             "red_fives": red, "sideways_accuracy": round(side_ok / max(side, 1), 4), "sideways": side,
-            "exact_rows": round(rows_ok / max(rows, 1), 4), "exact_hands": round(hands_ok / max(hands, 1), 4)}
+            "exact_rows": round(rows_ok / max(rows, 1), 4),
+            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)}}
 
 
 def _real_rows(labels_path: Path):
@@ -245,7 +248,7 @@ def _print(r: dict) -> None:
         print(f"  {key}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  red-five recall "
               f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
               f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
-              f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']:.3f}" if "exact_hands" in s else ""))
+              f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else ""))
     if "ms_per_12mp_photo" in r:
         print(f"  end to end, 12-megapixel JPEG: {r['ms_per_12mp_photo']:.0f} ms (median)")
     p = r.get("peer")

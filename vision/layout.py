@@ -100,8 +100,11 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
     def link(a: _T, b: _T) -> bool:
         if a.horizontal == b.horizontal:
             return _linked(a, b)
-        odd = b if a.horizontal == _row_horizontal(a, b) else a  # the tile lying across that row
-        return size[odd.i] <= 2 and _linked(a, b)
+        row_h = _row_horizontal(a, b)
+        odd = a if a.horizontal == row_h else b  # the tile lying across that row
+        # it lies flush with the near (or far) edge of the row, as a called or riichi tile is laid
+        flush = min(abs(a.y1 - b.y1), abs(a.y2 - b.y2)) if row_h else min(abs(a.x1 - b.x1), abs(a.x2 - b.x2))
+        return size[odd.i] <= 2 and flush < 0.25 * min(a.short, b.short) and _linked(a, b)
 
     return _components(ts, link)
 
@@ -315,6 +318,11 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     line = [[t for t in s if t.i not in beyond] for s in line]
     line = [s for s in line if s]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
+    # the concealed part is the longest run; anything collinear on its left is not part of this hand
+    first = max(range(len(segs)), key=lambda k: (sum(t.face_up and not t.horizontal for t in segs[k])
+                                                  - 3 * sum(not t.face_up for t in segs[k]), -k))
+    others = others + [t for s in segs[:first] for t in s]
+    segs = segs[first:]
     across = _across([t for s in segs for t in s], "h")
     concealed: list[_T] = []
     win: _T | None = None
@@ -385,7 +393,9 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     wall = [s for s in rest_segs if any(not t.face_up for t in s) and any(t.face_up for t in s)]
     if wall:
         seg = max(wall, key=len)
-        dora = [t for t in _order(seg) if t.face_up]
+        f = _facing(seg, _axis(seg))
+        seat = {0: 0, 270: 1, 180: 2, 90: 3}.get(f if f is not None else 0, 0)
+        dora = sorted((t for t in seg if t.face_up), key=lambda t: (t.cx, -t.cy, -t.cx, t.cy)[seat])
         taken = {t.i for t in seg}
     else:
         # no dead wall: a lone short row of upright tiles beyond the hand (the indicators laid out for the photo)

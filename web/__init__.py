@@ -89,6 +89,11 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
     def bad_method(exc):
         return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405
 
+    @app.errorhandler(500)
+    def server_error(exc):
+        log.error("internal error on %s %s: %s", request.method, request.path, getattr(exc, "original_exception", exc))
+        return jsonify(error="internal error: the server logged it; the game log is unchanged"), 500
+
     @app.errorhandler(413)
     def too_large(exc):
         return jsonify(error="request body too large"), 413

@@ -115,6 +115,14 @@ def chombo():
     return done()
 
 
+@bp.post("/pao")
+@keeper_required
+def pao():
+    data = body()
+    assistant().record_pao(need(data, "winner"), need(data, "liable"))
+    return done()
+
+
 @bp.post("/adjust")
 @keeper_required
 def adjust():

@@ -54,7 +54,7 @@ class StreamHub:
             version, msg = self.message()
             yield msg
             end = time.monotonic() + lifetime
-            while True:
+            while not self.assistant.closing.is_set():
                 left = end - time.monotonic()
                 if left <= 0:
                     return

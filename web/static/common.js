@@ -77,12 +77,13 @@ const J = (() => {
     for (const sel of (root || document).querySelectorAll("select.seat-select")) {
       const keep = sel.value;
       sel.replaceChildren();
+      if (sel.dataset.optional) sel.append(el("option", { value: "" }, sel.dataset.optional));
       for (let s = 0; s < 4; s++) {
         const g = state && state.game;
         const label = g ? `${g.seats[s].name} (${g.seats[s].wind_name})` : `Seat ${s}`;
         sel.append(el("option", { value: String(s) }, label));
       }
-      if (keep) sel.value = keep;
+      if (keep || sel.dataset.optional) sel.value = keep;
     }
     for (const span of (root || document).querySelectorAll(".seat-name")) {
       span.textContent = seatName(state, Number(span.dataset.seat));

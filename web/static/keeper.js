@@ -164,12 +164,17 @@
       input.addEventListener("focus", () => { activeField = input.id; selected = null; drawRows(); });
       input.addEventListener("input", drawRows);
     }
+    const entry = (suffix, seat) => {
+      const yakuman = Number($("q-yakuman" + suffix).value);
+      if (yakuman > 0) return { seat, yakuman };
+      return { seat, han: Number($("q-han" + suffix).value), fu: Number($("q-fu" + suffix).value) };
+    };
     $("q-record").addEventListener("click", () => {
-      const yakuman = Number($("q-yakuman").value);
-      const entry = { seat: seatOf("q-winner") };
-      if (yakuman > 0) entry.yakuman = yakuman; else { entry.han = Number($("q-han").value); entry.fu = Number($("q-fu").value); }
-      if (kind("q-kind") === "tsumo") act("POST", "/api/tsumo", entry, "tsumo recorded");
-      else act("POST", "/api/ron", { discarder: seatOf("q-discarder"), winners: [entry] }, "ron recorded");
+      const first = entry("", seatOf("q-winner"));
+      if (kind("q-kind") === "tsumo") { act("POST", "/api/tsumo", first, "tsumo recorded"); return; }
+      const winners = [first];
+      if ($("q-winner2").value !== "") winners.push(entry("2", Number($("q-winner2").value)));
+      act("POST", "/api/ron", { discarder: seatOf("q-discarder"), winners }, "ron recorded");
     });
     $("draw").addEventListener("click", () => {
       const tenpai = [...document.querySelectorAll("[data-tenpai]:checked")].map((b) => Number(b.dataset.tenpai));
@@ -180,6 +185,7 @@
     });
     $("abortive").addEventListener("click", () => act("POST", "/api/abortive", { reason: $("abortive-reason").value }, "abortive draw recorded"));
     $("chombo").addEventListener("click", () => act("POST", "/api/chombo", { seat: seatOf("chombo-seat") }, "chombo recorded"));
+    $("pao").addEventListener("click", () => act("POST", "/api/pao", { winner: seatOf("pao-winner"), liable: seatOf("pao-liable") }, "pao recorded"));
     $("adjust").addEventListener("click", () => {
       const amounts = [...document.querySelectorAll("[data-adjust]")].map((i) => Number(i.value));
       act("POST", "/api/adjust", { amounts, reason: $("adjust-reason").value }, "adjustment recorded");

@@ -1,0 +1,87 @@
+"""`jantaku read` / `score-photo` input handling: not an image, EXIF rotation, impossible pictures, hand building."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main
+from table.errors import InputError
+from vision.cli import hand_from_view, view_faults
+from vision.photo import load_photo
+from vision.view import SeenHand, SeenMeld, SeenTile, TableView
+
+
+def _jpeg_with_orientation(img: np.ndarray, orientation: int) -> bytes:
+    """A JPEG carrying a minimal EXIF block with the Orientation tag, as phones write it."""
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    data = buf.tobytes()
+    ifd = struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    tiff = b"II*\x00" + struct.pack("<I", 8) + ifd
+    app1 = b"Exif\x00\x00" + tiff
+    return data[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + data[2:]
+
+
+def test_exif_rotation_is_applied(tmp_path: Path) -> None:
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[:, :20] = 255  # a white band on the left edge
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(_jpeg_with_orientation(img, 6))  # 6: the camera was turned; rotate 90 degrees clockwise
+    out = load_photo(path)
+    assert out.shape[:2] == (200, 100)
+    assert out[:20].mean() > 200 and out[-20:].mean() < 50  # the left band is now along the top
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "is empty"),
+    (b"hello, this is text", "not an image"),
+])
+def test_bad_files_are_refused(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "x.jpg"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=message):
+        load_photo(path)
+
+
+def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.jpg"
+    path.write_text("not a photo")
+    assert main(["read", str(path)]) == 2
+    assert "not an image" in capsys.readouterr().err
+    assert main(["score-photo", str(tmp_path / "missing.jpg")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def _tiles(names: list[str]) -> tuple[SeenTile, ...]:
+    return tuple(SeenTile(n, (i * 30.0, 0.0, i * 30.0 + 28, 40.0), 0.9) for i, n in enumerate(names))
+
+
+def test_fifth_copy_is_an_impossible_picture() -> None:
+    view = TableView(640, 480, _tiles(["3m"] * 5 + ["0p", "0p", "back"]))
+    assert view_faults(view) == ["5 copies of 3m seen; a set has only 4", "2 red fives 0p seen; a set usually has one"]
+    assert view_faults(TableView(640, 480)) == ["no tiles found in the photo (is the table in the picture, and lit?)"]
+
+
+def test_hand_from_view_builds_the_scoring_hand() -> None:
+    names = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s", "5s"]
+    view = TableView(640, 480, _tiles(names + ["back"]), SeenHand(
+        ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"), "2z",
+        (SeenMeld("closed-kan", ("5s", "5s", "5s", "5s"), None),)))
+    hand = hand_from_view(view)
+    assert [str(t) for t in hand.concealed][:3] == ["1m", "2m", "3m"] and str(hand.win) == "2z"
+    assert hand.melds[0].kind == "closed-kan" and len(hand.melds[0].tiles) == 4
+
+
+def test_cropped_hand_says_what_is_missing() -> None:
+    view = TableView(640, 480, _tiles(["1m", "2m", "3m", "4p"]), SeenHand(("1m", "2m", "3m", "4p"), None, ()))
+    with pytest.raises(InputError, match="no winning tile"):
+        hand_from_view(view)
+    bad = TableView(640, 480, _tiles(["1m", "2m", "7z", "9p"]), SeenHand(("1m",), "2m", (
+        SeenMeld("unknown", ("7z", "9p", "1m"), "left"),)))
+    with pytest.raises(InputError, match="make no meld"):
+        hand_from_view(bad)
