@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import itertools
 import json
 import os
 import sqlite3
@@ -26,7 +27,7 @@ from typing import Any
 
 from table.errors import InputError
 from table.events import Event, GameStarted, Redo, Undo, event_from_json
-from table.game import WIND_NAMES, GameState, apply, fold, history, resolve, start
+from table.game import GameState, apply, fold, history, resolve, start
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -129,7 +130,9 @@ class GameStore:
     nothing when the event is rejected (InputError with the reason).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 10.0) -> None:
+        """Open (creating if needed) the database; `busy_timeout` is how long a write waits for another
+        process's lock before giving up with InputError."""
         self.path = Path(path)
         if str(path) != ":memory:":
             try:
@@ -139,7 +142,8 @@ class GameStore:
                     from None
         self._lock = threading.RLock()
         try:
-            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10.0)
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                                       timeout=busy_timeout)
         except sqlite3.Error as exc:
             raise InputError(_db_problem(path, exc)) from None
         try:
@@ -286,29 +290,33 @@ class GameStore:
     @_guarded
     def export_csv(self, game_id: int) -> str:
         """One row per finished hand (chombo included), per adjustment and for an early end, with each seat's
-        change and score after it; the final standings follow a blank line once the game is over."""
+        change and score after it; the final standings follow a blank line once the game is over.
+
+        A hand's change includes the riichi deposits made during it, so each change column adds up from the
+        starting points to the score column (a riichi stick is not a row of its own)."""
         states = self.history(game_id)
         players = states[0].players
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(["hand", "round", "honba", "result", *(f"{p} change" for p in players), *players,
                          "riichi_sticks"])
-        previous = states[0]
-        for state in states[1:]:
-            changed = state.points != previous.points or state.over != previous.over
-            finished = state.last_hand is not None and state.last_hand is not previous.last_hand
-            if finished:
-                hand = state.last_hand
-                assert hand is not None
-                row = [hand.number, hand.round_name, hand.honba, hand.summary(players).split(": ", 1)[1]]
-                deltas = [a - b for a, b in zip(state.points, previous.points, strict=True)]
-                writer.writerow([*row, *deltas, *state.points, state.riichi_sticks])
-            elif changed and (state.over or state.riichi == previous.riichi):
-                label = f"game over ({state.over_reason})" if state.over else "adjustment"
-                deltas = [a - b for a, b in zip(state.points, previous.points, strict=True)]
-                writer.writerow(["", f"{WIND_NAMES[state.round_wind]} {state.hand_number}", state.honba, label,
-                                 *deltas, *state.points, state.riichi_sticks])
-            previous = state
+        base = states[0].points  # the score after the latest row
+        for previous, state in itertools.pairwise(states):
+            hand = state.last_hand
+            if hand is not previous.last_hand and hand is not None:
+                head = [hand.number, hand.round_name, hand.honba, hand.summary(players).split(": ", 1)[1]]
+                since = base
+            elif state.over and not previous.over:
+                head = ["", state.round_name, state.honba, f"game over ({state.over_reason})"]
+                since = base
+            elif state.points != previous.points and state.riichi == previous.riichi:
+                head = ["", state.round_name, state.honba, "adjustment"]
+                since = previous.points
+            else:  # a riichi deposit (counted in its hand's row) or a pao declaration
+                continue
+            deltas = [a - b for a, b in zip(state.points, since, strict=True)]
+            base = tuple(b + d for b, d in zip(base, deltas, strict=True))
+            writer.writerow([*head, *deltas, *state.points, state.riichi_sticks])
         final = states[-1]
         if final.over:
             writer.writerow([])

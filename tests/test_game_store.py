@@ -139,12 +139,29 @@ def test_export_csv_has_one_row_per_hand(store):
     rows = list(csv.reader(io.StringIO(store.export_csv(game))))
     assert rows[0][:4] == ["hand", "round", "honba", "result"]
     assert rows[1][:4] == ["1", "East 1", "0", "draw, tenpai: Bob"]
-    assert rows[1][4:12] == ["-1000", "3000", "-1000", "-1000", "24000", "27000", "24000", "24000"]
+    # Bob's change is the hand's net: +3000 tenpai payment less the 1000 riichi stick he left on the table
+    assert rows[1][4:12] == ["-1000", "2000", "-1000", "-1000", "24000", "27000", "24000", "24000"]
     assert rows[2][:4] == ["2", "East 2", "1", "ron, Cid from Dee"]
-    assert rows[2][8:12] == ["24000", "27000", "27300", "21700"]
+    assert rows[2][4:12] == ["0", "0", "3300", "-2300", "24000", "27000", "27300", "21700"]
     assert rows[3][3] == "game over (time called)"
+    # every change column adds up from the starting 25000 to the score in the last row
+    for seat in range(4):
+        assert 25000 + sum(int(r[4 + seat]) for r in rows[1:4]) == int(rows[3][8 + seat])
     assert rows[5] == ["rank", "name", "raw", "uma", "oka", "penalty", "net"]
     assert rows[6][:3] == ["1", "Cid", "27300"]
+
+
+def test_export_csv_columns_add_up_with_a_stick_left_when_time_is_called(store):
+    game = store.new_game(PLAYERS, "tenhou")
+    store.append(game, RiichiDeclared(2))
+    store.append(game, Adjustment((500, 0, 0, -500), "miscount"))  # after Cid's riichi: the row is the 500 only
+    store.append(game, GameEnded())  # Cid's stick is still out: it goes to first place (Ann, 25500)
+    rows = list(csv.reader(io.StringIO(store.export_csv(game))))
+    assert rows[1][3:8] == ["adjustment", "500", "0", "0", "-500"]
+    assert rows[2][3:12] == ["game over (time called)", "1000", "0", "-1000", "0", "26500", "25000", "24000",
+                             "24500"]
+    for seat in range(4):
+        assert 25000 + sum(int(r[4 + seat]) for r in rows[1:3]) == int(rows[2][8 + seat])
 
 
 # -- kill -9 durability ---------------------------------------------------------------------------------
