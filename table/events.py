@@ -13,7 +13,7 @@ The JSON form of each event is `{"type": <TYPE>, ...fields}`; README "Keeping a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from table.errors import InputError
@@ -307,20 +307,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
                 GameEnded, Undo, Redo)
 }
 
-_FIELDS: dict[str, set[str]] = {
-    "game_started": {"players", "preset", "started_at"},
-    "riichi": {"seat"},
-    "ron": {"discarder", "wins"},
-    "tsumo": {"win"},
-    "draw": {"tenpai", "nagashi"},
-    "abortive_draw": {"reason"},
-    "chombo": {"seat"},
-    "pao": {"winner", "liable"},
-    "adjustment": {"amounts", "reason"},
-    "game_ended": {"reason"},
-    "undo": set(),
-    "redo": set(),
-}
+_FIELDS: dict[str, set[str]] = {kind: {f.name for f in fields(cls)} for kind, cls in EVENT_TYPES.items()}
 
 
 def event_from_json(data: Any) -> Event:

@@ -453,22 +453,20 @@ def _tsumo(state: GameState, event: Tsumo) -> GameState:
     dealer = state.dealer
     deltas = [0, 0, 0, 0]
     honba_each = state.honba * rules.honba_value // 3
+    shares = [0 if seat == win.seat else _tsumo_share(value, seat, win.seat, dealer) for seat in range(4)]
     liable = _liable(state, win)
     if liable is not None:
-        # The liable seat pays one whole yakuman (and the counters); any further yakuman are paid as usual.
-        one = _one_yakuman_ron(win.seat == dealer)
-        yakuman = max(win.yakuman, 1)
-        rest = yakuman - 1
+        # The liable seat pays one whole yakuman and the counters; what the hand is worth beyond one yakuman
+        # (a double or stacked yakuman, where the preset pays it) the three pay as usual, in proportion.
+        total = sum(shares)
+        beyond = total - min(_one_yakuman_ron(win.seat == dealer), total)
         for seat in range(4):
-            if seat == win.seat:
-                continue
-            each = _tsumo_share(value, seat, win.seat, dealer)
-            deltas[seat] -= each * rest // yakuman
-        deltas[liable] -= one + 3 * honba_each
+            deltas[seat] -= shares[seat] * beyond // total if beyond else 0
+        deltas[liable] -= total - beyond + 3 * honba_each
     else:
         for seat in range(4):
             if seat != win.seat:
-                deltas[seat] -= _tsumo_share(value, seat, win.seat, dealer) + honba_each
+                deltas[seat] -= shares[seat] + honba_each
     deltas[win.seat] = -sum(deltas)
     _collect_pot(state, [win.seat], deltas)
     result = _result(state, "tsumo", deltas, winners=(win.seat,), wins=(win,))
@@ -518,12 +516,10 @@ def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
     if nagashi:
         # Nagashi mangan is paid like a mangan tsumo and replaces the tenpai payments; no counters.
         for seat in sorted(nagashi):
-            for payer in range(4):
-                if payer == seat:
-                    continue
-                each = MANGAN_BASE * (2 if seat == state.dealer or payer == state.dealer else 1)
+            shares = _mangan_shares(seat, state.dealer)
+            for payer, each in enumerate(shares):
                 deltas[payer] -= each
-                deltas[seat] += each
+            deltas[seat] += sum(shares)
     elif rules.noten_pool_payment:
         for seat in range(4):
             if seat not in tenpai:
@@ -537,6 +533,11 @@ def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
     result = _result(state, "draw", deltas, tenpai=tuple(sorted(tenpai)), nagashi=tuple(sorted(nagashi)))
     keep = state.dealer in tenpai and rules.renchan_on_dealer_tenpai
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1, pot=pot, ending="draw")
+
+
+def _mangan_shares(seat: int, dealer: int) -> list[int]:
+    """What each seat pays `seat` for a mangan by tsumo (the dealer's share is double; 0 for `seat` itself)."""
+    return [0 if other == seat else MANGAN_BASE * (2 if dealer in (seat, other) else 1) for other in range(4)]
 
 
 def _abortive(state: GameState, event: AbortiveDraw) -> GameState:
@@ -567,12 +568,10 @@ def _chombo(state: GameState, event: Chombo) -> GameState:
     penalties = list(state.penalties)
     if rules.chombo_mode == "table":
         # Reverse mangan (mangan barai): a dealer pays 4000 to each; otherwise 4000 to the dealer, 2000 to others.
-        for other in range(4):
-            if other == seat:
-                continue
-            each = MANGAN_BASE * (2 if seat == state.dealer or other == state.dealer else 1)
+        shares = _mangan_shares(seat, state.dealer)
+        for other, each in enumerate(shares):
             deltas[other] += each
-            deltas[seat] -= each
+        deltas[seat] -= sum(shares)
     else:
         penalties[seat] -= rules.chombo_penalty
     # The hand is replayed: riichi deposits go back, no counter, the dealer keeps the deal.

@@ -33,7 +33,7 @@ def long_game(length: int) -> list[Event]:
     return events[:length]
 
 
-def run_bench(*, appends: int = 300, events: int = 10000, directory: Path | None = None) -> str:
+def run_bench(*, appends: int = 300, events: int = 10000, evening: int = 300, directory: Path | None = None) -> str:
     from table.store import GameStore
 
     lines = [f"machine: {platform.machine()}, {platform.system()}, Python {platform.python_version()}"]
@@ -57,7 +57,6 @@ def run_bench(*, appends: int = 300, events: int = 10000, directory: Path | None
         lines.append(f"append: {len(body)} events, each committed (WAL, synchronous=FULL), in {elapsed:.2f} s "
                      f"= {len(body) / elapsed:,.0f} events/s ({elapsed / len(body) * 1000:.2f} ms each)")
 
-        evening = 300
         with GameStore(path) as store:
             game_id = store.new_game(["A", "B", "C", "D"], "mleague")
             for event in long_game(evening)[1:]:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import InputError
+from table.game_rules import ABORTIVE_REASONS
 
-ABORT_CHOICES = ("nine-terminals", "four-winds", "four-riichi", "four-kans", "triple-ron")
 _WIND_WORDS = {"e": 0, "east": 0, "s": 1, "south": 1, "w": 2, "west": 2, "n": 3, "north": 3}
 
 
@@ -25,7 +25,7 @@ _WIND_WORDS = {"e": 0, "east": 0, "s": 1, "south": 1, "w": 2, "west": 2, "n": 3,
 class _WinnerAction(argparse.Action):
     """`--winner SEAT` opens a new winner; the hand options after it belong to that winner."""
 
-    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+    def __call__(self, parser, namespace, values, option_string=None):
         winners = list(getattr(namespace, "winners", None) or [])
         winners.append({"seat": values})
         namespace.winners = winners
@@ -34,11 +34,11 @@ class _WinnerAction(argparse.Action):
 class _WinOption(argparse.Action):
     """A hand option (`--han`, `--hand`, `--dora`, `--ippatsu` ...) for the latest `--winner`, or for all."""
 
-    def __init__(self, option_strings, dest, repeat=False, **kwargs):  # noqa: ANN001
+    def __init__(self, option_strings, dest, repeat=False, **kwargs):
         self.repeat = repeat
         super().__init__(option_strings, dest, **kwargs)
 
-    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+    def __call__(self, parser, namespace, values, option_string=None):
         winners = getattr(namespace, "winners", None)
         if winners:
             target = winners[-1]
@@ -74,7 +74,7 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
 # -- registration ---------------------------------------------------------------------------------------
 
 
-def register(commands, bench) -> None:  # noqa: ANN001
+def register(commands, bench) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", type=Path, default=None,
                         help="game database (default: $JANTAKU_DB or ~/.local/share/jantaku/jantaku.db)")
@@ -112,7 +112,7 @@ def register(commands, bench) -> None:  # noqa: ANN001
     p.set_defaults(func=_cmd_draw)
 
     p = sub.add_parser("abort", parents=[common], help="abortive draw")
-    p.add_argument("reason", choices=ABORT_CHOICES)
+    p.add_argument("reason", choices=ABORTIVE_REASONS)
     p.set_defaults(func=_cmd_abort)
 
     p = sub.add_parser("chombo", parents=[common], help="a seat commits a chombo")
@@ -155,6 +155,7 @@ def register(commands, bench) -> None:  # noqa: ANN001
     b = bench.add_parser("game", help="event log: durable appends per second, replay time of a long log")
     b.add_argument("--appends", type=int, default=300, help="events to append with full durability")
     b.add_argument("--events", type=int, default=10000, help="length of the log to replay")
+    b.add_argument("--evening", type=int, default=300, help="events of the game rebuilt from the database file")
     b.add_argument("--dir", type=Path, default=None, help="where to put the scratch database (default: a temp dir)")
     b.set_defaults(func=_cmd_bench)
 
@@ -162,13 +163,13 @@ def register(commands, bench) -> None:  # noqa: ANN001
 # -- helpers --------------------------------------------------------------------------------------------
 
 
-def _db_path(args) -> Path:  # noqa: ANN001
+def _db_path(args) -> Path:
     from table.store import default_db_path
 
     return args.db or default_db_path()
 
 
-def _store(args, *, create: bool = False):  # noqa: ANN001, ANN202
+def _store(args, *, create: bool = False):
     """The game database; only `game new` makes one, so a mistyped --db is reported, not created empty."""
     from table.store import GameStore
 
@@ -179,7 +180,7 @@ def _store(args, *, create: bool = False):  # noqa: ANN001, ANN202
     return GameStore(path)
 
 
-def _game_id(store, args) -> int:  # noqa: ANN001
+def _game_id(store, args) -> int:
     if args.game is not None:
         return int(args.game)
     current = store.current_game()
@@ -188,7 +189,7 @@ def _game_id(store, args) -> int:  # noqa: ANN001
     return current
 
 
-def resolve_seat(state, text: str) -> int:  # noqa: ANN001
+def resolve_seat(state, text: str) -> int:
     """A seat from "0".."3", a player's name, or the current seat wind ("E", "south")."""
     word = str(text).strip()
     if word in ("0", "1", "2", "3"):
@@ -202,7 +203,7 @@ def resolve_seat(state, text: str) -> int:  # noqa: ANN001
     raise InputError(f"unknown seat {text!r}: use 0-3, a player's name ({', '.join(state.players)}) or E/S/W/N")
 
 
-def _seat_list(state, text: str) -> tuple[int, ...]:  # noqa: ANN001
+def _seat_list(state, text: str) -> tuple[int, ...]:
     words = [w for w in text.replace(" ", ",").split(",") if w.strip()]
     if len(words) == 1 and words[0].lower() == "none":
         return ()
@@ -212,7 +213,7 @@ def _seat_list(state, text: str) -> tuple[int, ...]:  # noqa: ANN001
     return tuple(sorted(seats))
 
 
-def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):  # noqa: ANN001, ANN202
+def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
     """A Win from han/fu/yakuman or from tiles scored by the engine with the game's winds and riichi."""
     from table.events import HandValue, Win
 
@@ -234,13 +235,19 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):  # no
         raise InputError(f"{name}: give the hand (--hand TILES --win TILE) or --han/--fu or --yakuman")
     if options.get("hand") is None or options.get("win") is None:
         raise InputError(f"{name}: a hand needs both --hand (without the winning tile) and --win")
-    from table.hand import parse_hand
+    from table.hand import parse_hand, validate_hand
     from table.presets import get_preset
     from table.scoring import Situation, score_hand
     from table.tiles import parse_tiles
 
+    text = options["hand"] + " " + options["win"] + "".join(f" {m}" for m in options.get("meld") or [])
+    preset = get_preset(state.preset)
     try:
         hand = parse_hand(options["hand"], options["win"], options.get("meld") or [])
+        if state.rules.fixed_payments is not None:  # flat payments (uspml): any four sets and a pair wins
+            validate_hand(hand, rules=preset.hand)
+            _check_sets_and_pair(hand)
+            return Win(seat, hand=text)
     except InputError as exc:
         raise InputError(f"{name}'s hand: {exc}") from None
     situation = Situation(
@@ -263,18 +270,29 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):  # no
     if (situation.ippatsu or situation.double_riichi) and not state.riichi[seat]:
         raise InputError(f"{name} has not declared riichi this hand: record the riichi first")
     try:
-        result = score_hand(hand, situation, get_preset(state.preset))
+        result = score_hand(hand, situation, preset)
     except InputError as exc:
         raise InputError(f"{name}'s hand: {exc}") from None
     if not result.valid:
         raise InputError(f"{name}'s hand does not score: {result.error}")
-    text = options["hand"] + " " + options["win"] + "".join(f" {m}" for m in options.get("meld") or [])
     return Win(seat, han=result.han, fu=result.fu, yakuman=int(getattr(result, "yakuman", 0) or 0),
                payment=HandValue.of(result.payment), yaku=tuple((str(n), int(h)) for n, h in result.yaku),
                hand=text)
 
 
-def _record(args, make_event) -> int:  # noqa: ANN001
+def _check_sets_and_pair(hand) -> None:
+    """The USPML beginner game's complete hand: four sets (pon or chi) and a pair, no yaku needed."""
+    from table.waits import waits
+
+    if any(m.is_kan for m in hand.melds):
+        raise InputError("the beginner game has no kans: a complete hand is four sets (pon or chi) and a pair")
+    for wait in waits(hand.concealed, hand.melds):
+        if wait.tile_kind == hand.win.kind and {"chiitoitsu", "kokushi", "kokushi-13"}.isdisjoint(wait.shapes):
+            return
+    raise InputError("not a complete hand: the beginner game needs four sets (pon or chi) and a pair")
+
+
+def _record(args, make_event) -> int:
     """Open the store, build the event against the current state, append it, print the new state."""
     store = _store(args)
     try:
@@ -288,7 +306,7 @@ def _record(args, make_event) -> int:  # noqa: ANN001
     return 0
 
 
-def _print_state(state, args, game_id: int | None = None) -> None:  # noqa: ANN001
+def _print_state(state, args, game_id: int | None = None) -> None:
     if getattr(args, "json", False):
         out = state.to_json()
         if game_id is not None:
@@ -298,7 +316,7 @@ def _print_state(state, args, game_id: int | None = None) -> None:  # noqa: ANN0
     print(format_state(state, game_id))
 
 
-def format_state(state, game_id: int | None = None) -> str:  # noqa: ANN001
+def format_state(state, game_id: int | None = None) -> str:
     """The scoreboard as text: round, counters, each seat's wind, points and riichi, the last hand."""
     from table.game import WIND_NAMES
 
@@ -326,7 +344,7 @@ def format_state(state, game_id: int | None = None) -> str:  # noqa: ANN001
 # -- commands -------------------------------------------------------------------------------------------
 
 
-def _cmd_new(args) -> int:  # noqa: ANN001
+def _cmd_new(args) -> int:
     players = [p.strip() for p in args.players.split(",")]
     if len(players) != 4 or not all(players):
         raise InputError(f"--players needs four names separated by commas, got {args.players!r}")
@@ -339,16 +357,16 @@ def _cmd_new(args) -> int:  # noqa: ANN001
     return 0
 
 
-def _cmd_riichi(args) -> int:  # noqa: ANN001
+def _cmd_riichi(args) -> int:
     from table.events import RiichiDeclared
 
     return _record(args, lambda s: RiichiDeclared(resolve_seat(s, args.seat)))
 
 
-def _cmd_ron(args) -> int:  # noqa: ANN001
+def _cmd_ron(args) -> int:
     from table.events import Ron
 
-    def make(state):  # noqa: ANN001, ANN202
+    def make(state):
         discarder = resolve_seat(state, args.discarder)
         defaults = args.win_defaults or {}
         wins = []
@@ -363,41 +381,41 @@ def _cmd_ron(args) -> int:  # noqa: ANN001
     return _record(args, make)
 
 
-def _cmd_tsumo(args) -> int:  # noqa: ANN001
+def _cmd_tsumo(args) -> int:
     from table.events import Tsumo
 
     return _record(args, lambda s: Tsumo(_build_win(s, resolve_seat(s, args.seat), args.win_defaults or {},
                                                     tsumo=True)))
 
 
-def _cmd_draw(args) -> int:  # noqa: ANN001
+def _cmd_draw(args) -> int:
     from table.events import ExhaustiveDraw
 
     return _record(args, lambda s: ExhaustiveDraw(_seat_list(s, args.tenpai), _seat_list(s, args.nagashi)))
 
 
-def _cmd_abort(args) -> int:  # noqa: ANN001
+def _cmd_abort(args) -> int:
     from table.events import AbortiveDraw
 
     return _record(args, lambda s: AbortiveDraw(args.reason))
 
 
-def _cmd_chombo(args) -> int:  # noqa: ANN001
+def _cmd_chombo(args) -> int:
     from table.events import Chombo
 
     return _record(args, lambda s: Chombo(resolve_seat(s, args.seat)))
 
 
-def _cmd_pao(args) -> int:  # noqa: ANN001
+def _cmd_pao(args) -> int:
     from table.events import Pao
 
     return _record(args, lambda s: Pao(resolve_seat(s, args.winner), resolve_seat(s, args.liable)))
 
 
-def _cmd_adjust(args) -> int:  # noqa: ANN001
+def _cmd_adjust(args) -> int:
     from table.events import Adjustment
 
-    def make(state):  # noqa: ANN001, ANN202
+    def make(state):
         amounts = [0, 0, 0, 0]
         for item in args.amounts:
             seat_text, sep, amount_text = item.partition("=")
@@ -413,25 +431,25 @@ def _cmd_adjust(args) -> int:  # noqa: ANN001
     return _record(args, make)
 
 
-def _cmd_end(args) -> int:  # noqa: ANN001
+def _cmd_end(args) -> int:
     from table.events import GameEnded
 
     return _record(args, lambda s: GameEnded(args.reason))
 
 
-def _cmd_undo(args) -> int:  # noqa: ANN001
+def _cmd_undo(args) -> int:
     from table.events import Undo
 
     return _record(args, lambda s: Undo())
 
 
-def _cmd_redo(args) -> int:  # noqa: ANN001
+def _cmd_redo(args) -> int:
     from table.events import Redo
 
     return _record(args, lambda s: Redo())
 
 
-def _cmd_show(args) -> int:  # noqa: ANN001
+def _cmd_show(args) -> int:
     store = _store(args)
     try:
         game_id = _game_id(store, args)
@@ -441,7 +459,7 @@ def _cmd_show(args) -> int:  # noqa: ANN001
     return 0
 
 
-def _cmd_export(args) -> int:  # noqa: ANN001
+def _cmd_export(args) -> int:
     store = _store(args)
     try:
         game_id = _game_id(store, args)
@@ -483,7 +501,7 @@ def read_events(path: Path) -> list:
     return events
 
 
-def _cmd_replay(args) -> int:  # noqa: ANN001
+def _cmd_replay(args) -> int:
     from table.game import fold
 
     state = fold(read_events(args.file))
@@ -491,7 +509,7 @@ def _cmd_replay(args) -> int:  # noqa: ANN001
     return 0
 
 
-def _cmd_list(args) -> int:  # noqa: ANN001
+def _cmd_list(args) -> int:
     games = []
     if _db_path(args).exists():
         store = _store(args)
@@ -510,10 +528,13 @@ def _cmd_list(args) -> int:  # noqa: ANN001
     return 0
 
 
-def _cmd_bench(args) -> int:  # noqa: ANN001
+def _cmd_bench(args) -> int:
     from table.game_bench import run_bench
 
-    if args.appends < 1 or args.events < 2:
-        raise InputError("--appends must be at least 1 and --events at least 2 (the game start and one more)")
-    print(run_bench(appends=args.appends, events=args.events, directory=args.dir))
+    if args.appends < 1 or min(args.events, args.evening) < 2:
+        raise InputError("--appends must be at least 1, --events and --evening at least 2 (the game start and one "
+                         "more)")
+    if args.dir is not None and not args.dir.is_dir():
+        raise InputError(f"--dir {args.dir} is not a folder")
+    print(run_bench(appends=args.appends, events=args.events, evening=args.evening, directory=args.dir))
     return 0

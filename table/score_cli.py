@@ -15,33 +15,20 @@ from typing import IO
 
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld, read_tiles
-from table.hand_rules import HAND_RULES, HandRules
-from table.presets import DEFAULT_PRESET
+from table.hand_rules import HandRules
+from table.presets import DEFAULT_PRESET, PRESET_NAMES, get_preset
 from table.scoring import ScoreResult, Situation, score_hand
-from table.tiles import parse_tiles, to_mpsz, wind_index
+from table.tiles import Tile, parse_tiles, to_mpsz, wind_index
 
 FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "tenhou",
          "chiihou", "renhou")
 JSONL_FIELDS = frozenset({"hand", "win", "melds", "dora", "ura", "seat", "round", "honba", "riichi_sticks",
                           "rules", "system", *FLAGS})
-_RULES_CACHE: dict[str, HandRules] = {}
 
 
 def resolve_rules(name: str | None) -> HandRules:
     """Hand rules of a preset by name (case-insensitive); InputError listing the names otherwise."""
-    key = (name or DEFAULT_PRESET).strip().lower()
-    rules = _RULES_CACHE.get(key)
-    if rules is None:
-        from table.presets import PRESETS
-
-        if key in PRESETS:
-            rules = PRESETS[key].hand
-        elif key in HAND_RULES:
-            rules = HAND_RULES[key]
-        else:
-            raise InputError(f"unknown rules {name!r}: choose one of {', '.join(HAND_RULES)}")
-        _RULES_CACHE[key] = rules
-    return rules
+    return get_preset(name or DEFAULT_PRESET).hand
 
 
 # ---------------------------------------------------------------- human form
@@ -67,7 +54,7 @@ def _add_score_parser(commands) -> None:
     p.add_argument("--round", default="E", help="round wind E S W N (default E)")
     p.add_argument("--honba", type=int, default=0, help="honba counters on the table")
     p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
-    p.add_argument("--rules", default=DEFAULT_PRESET, help=f"rule preset: {', '.join(HAND_RULES)}")
+    p.add_argument("--rules", default=DEFAULT_PRESET, help=f"rule preset: {', '.join(PRESET_NAMES)}")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--jsonl", action="store_true",
@@ -99,9 +86,16 @@ def run_score(args: argparse.Namespace) -> int:
         if routed is not None:
             return routed
     if args.jsonl:
-        if args.tiles or args.win:
-            raise InputError("--jsonl reads hands from standard input: give no tiles or --win")
-        return score_stream(sys.stdin, sys.stdout)
+        unset = {"meld": [], "dora": [], "ura": [], "seat": "E", "round": "E", "honba": 0, "sticks": 0}
+        given = [f"--{name.replace('_', '-')}" for name in (*FLAGS, *unset)
+                 if getattr(args, name) != unset.get(name, False)]
+        if args.tiles or args.win or given:
+            raise InputError("--jsonl reads each hand and its situation from standard input: give no tiles, --win "
+                             f"or hand options{' (' + ', '.join(given) + ')' if given else ''}; --rules sets the "
+                             "preset of lines without \"rules\"")
+        resolve_rules(args.rules)  # a wrong --rules is one error now, not one per line
+        # bytes in: a line of bad UTF-8 is one bad line, not a crash
+        return score_stream(sys.stdin.buffer, sys.stdout, default_rules=args.rules)
     if not args.tiles:
         raise InputError("give the concealed tiles, e.g. jantaku score 234m567p11s345s78s --win 9s")
     if not args.win:
@@ -211,8 +205,8 @@ def _tile_list(obj: dict, key: str) -> tuple:
     raise InputError(f"field {key!r} must be a list of tiles like [\"1m\", \"5z\"], not {value!r}")
 
 
-def score_object(obj: object) -> ScoreResult:
-    """Score one JSONL input object (see README "Scoring a hand")."""
+def score_object(obj: object, default_rules: str = DEFAULT_PRESET) -> ScoreResult:
+    """Score one JSONL input object (see README "Scoring a hand"); `default_rules` for one without "rules"."""
     if not isinstance(obj, dict):
         raise InputError("each line must be a JSON object with at least \"hand\" and \"win\"")
     unknown = obj.keys() - JSONL_FIELDS
@@ -229,7 +223,7 @@ def score_object(obj: object) -> ScoreResult:
     rules_name = obj.get("rules")
     if rules_name is not None and not isinstance(rules_name, str):
         raise InputError("field \"rules\" must be a preset name")
-    rules = resolve_rules(rules_name)
+    rules = resolve_rules(rules_name or default_rules)
     hand = parse_hand(hand_text, win, [meld_from_json(m) for m in melds])
     seat, round_ = obj.get("seat", "E"), obj.get("round", "E")
     if not isinstance(seat, str) or not isinstance(round_, str):
@@ -251,11 +245,11 @@ def score_object(obj: object) -> ScoreResult:
 
 
 def bad_input_json(message: str) -> dict[str, object]:
-    return {"valid": False, "error": message, "bad_input": True, "han": 0, "fu": 0, "yaku": [], "limit": None,
-            "payment": None, "honba_bonus": 0, "sticks_bonus": 0, "total": 0}
+    """A result line for input that could not be read: every field of a normal line, plus `bad_input`."""
+    return {**ScoreResult(valid=False, error=message).to_json(), "bad_input": True}
 
 
-def score_stream(lines: Iterable[str | bytes], out: IO[str]) -> int:
+def score_stream(lines: Iterable[str | bytes], out: IO[str], default_rules: str = DEFAULT_PRESET) -> int:
     """Score one JSON object per input line, one result line per non-blank input line, in order.
 
     Exit status: 2 if any line was bad input, else 1 if any hand did not win, else 0. orjson keeps
@@ -269,7 +263,7 @@ def score_stream(lines: Iterable[str | bytes], out: IO[str]) -> int:
         if not line.strip():
             continue
         try:
-            result = score_object(loads(line)).to_json()
+            result = score_object(loads(line), default_rules).to_json()
             if not result["valid"]:
                 status = max(status, 1)
         except orjson.JSONDecodeError as exc:
@@ -302,10 +296,6 @@ def _add_waits_parser(commands) -> None:
     p.set_defaults(func=run_waits)
 
 
-def _kind_mpsz(kind: int) -> str:
-    return f"{kind % 9 + 1}{'mps'[kind // 9]}" if kind < 27 else f"{kind - 26}z"
-
-
 def run_waits(args: argparse.Namespace) -> int:
     from table.waits import SHAPES, furiten, waits
 
@@ -316,11 +306,11 @@ def run_waits(args: argparse.Namespace) -> int:
     if args.json:
         obj: dict[str, object] = {
             "tenpai": bool(found),
-            "waits": [{"tile": _kind_mpsz(w.tile_kind), "shapes": list(w.shapes)} for w in found],
+            "waits": [{"tile": str(Tile(w.tile_kind)), "shapes": list(w.shapes)} for w in found],
         }
         if fur is not None:
             obj["furiten"] = fur.furiten
-            obj["furiten_tiles"] = [_kind_mpsz(k) for k in fur.tiles]
+            obj["furiten_tiles"] = [str(Tile(k)) for k in fur.tiles]
             obj["reason"] = fur.reason
         print(json.dumps(obj))
     else:

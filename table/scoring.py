@@ -6,18 +6,17 @@ We own what the library does not do or does awkwardly (scoring-engines.md §1.3,
 - error codes returned instead of raised: contradictions (riichi with an open hand, ippatsu without
   riichi, ...) are checked here first and raised as InputError with a sentence; "not winning" and
   "no yaku" come back as `valid=False` with a readable reason;
-- the kazoe label it computes and then overwrites;
+- the limit labels it gets wrong (kazoe, and a 4-han 40-fu mangan under kiriage: `table.payments`);
 - rules it has no switch for: per-pattern double yakuman, whether yakuman stack, a 2-fu
   double-wind pair, renhou as a mangan limit hand, more than one red five per suit;
-- honba at the preset's value (the library's is fixed at 100 per payer). A double ron, where only
-  one winner takes honba and sticks, is the game keeper's call: it passes honba=0 / sticks=0 for
-  the other winners.
+- honba at the preset's value (the library's is fixed at 100 per payer). In a game the keeper
+  (`table.game`) prices each hand without honba or sticks and hands those out itself, by the
+  preset's multiple-ron rule.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -29,15 +28,13 @@ from table.errors import InputError
 from table.hand import Hand, validate_hand
 from table.hand_rules import HandRules
 from table.payments import Payment, payment_from_cost, payment_from_scores
-from table.tiles import HONOR, WIND_LETTERS, Tile, to_mpsz
+from table.tiles import Tile
 
 MAX_HONBA = 100
 MAX_STICKS = 100
 
 # Library yaku ids (mahjong 2.1.0 YakuConfig) that need special handling.
-_DORA_IDS = {120: "dora", 121: "aka", 122: "ura"}
 _DOUBLE_PATTERN_IDS = {111: "daisuushii", 112: "kokushi_13_wait", 113: "suuankou_tanki", 114: "junsei_chuuren"}
-_RENHOU_ID = 11
 _YAKU_NAMES = {
     29: "Honroutou",
     31: "Sanankou",
@@ -182,6 +179,11 @@ def check_situation(hand: Hand, s: Situation) -> None:
         faults.append("haitei and rinshan cannot both apply (the replacement tile is not the last wall tile)")
     if s.houtei and s.chankan:
         faults.append("houtei and chankan cannot both apply")
+    if s.ippatsu and s.rinshan:
+        faults.append("ippatsu and rinshan kaihou cannot both apply (declaring the kan ends the ippatsu chance)")
+    if s.chankan and sum(t.kind == hand.win.kind for t in hand.all_tiles()) > 1:
+        faults.append(f"chankan robs the fourth {hand.win}: three are in the other player's pon, so this hand "
+                      "cannot hold another")
     if s.tenhou and (not s.is_dealer or not s.tsumo or hand.melds):
         faults.append("tenhou is the dealer's tsumo on the first draw, with no melds")
     if s.chiihou and (s.is_dealer or not s.tsumo or hand.melds):
@@ -201,23 +203,6 @@ def check_situation(hand: Hand, s: Situation) -> None:
         raise InputError("; ".join(faults))
 
 
-def _next_kind(kind: int) -> int:
-    """The dora a given indicator points to."""
-    if kind < HONOR:
-        return kind - kind % 9 + (kind % 9 + 1) % 9
-    if kind < HONOR + 4:
-        return HONOR + (kind - HONOR + 1) % 4
-    return HONOR + 4 + (kind - HONOR - 4 + 1) % 3
-
-
-def count_dora(tiles: Sequence[Tile], indicators: Sequence[Tile]) -> int:
-    """Dora in `tiles` for the given indicators (an indicator shown twice counts twice)."""
-    if not indicators:
-        return 0
-    kinds = [t.kind for t in tiles]
-    return sum(kinds.count(_next_kind(ind.kind)) for ind in indicators)
-
-
 _LIB_MELDS: dict[tuple, LibMeld] = {}
 _COPY_ORDER = tuple((1, 2, 3, 0) if k in (4, 13, 22) else (0, 1, 2, 3) for k in range(34))
 
@@ -229,19 +214,20 @@ def _to_136(hand: Hand) -> tuple[list[int], int, list[LibMeld]]:
     used = [0] * 34
     red_taken = [False] * 34
     order = _COPY_ORDER
+
+    def ident(t: Tile) -> int:
+        k = t.kind
+        if t.red and not red_taken[k]:
+            red_taken[k] = True
+            return k * 4
+        copy = order[k][used[k]]
+        used[k] += 1
+        return k * 4 + copy
+
     lib_melds = []
     tiles: list[int] = []
     for meld in hand.melds:
-        ids = []
-        for t in meld.tiles:
-            k = t.kind
-            if t.red and not red_taken[k]:
-                red_taken[k] = True
-                ids.append(k * 4)
-            else:
-                ids.append(k * 4 + order[k][used[k]])
-                used[k] += 1
-        ids.sort()
+        ids = sorted([ident(t) for t in meld.tiles])
         key = (meld.kind, *ids)
         lib_meld = _LIB_MELDS.get(key)
         if lib_meld is None:  # the library never changes a Meld; building one is slow (__setattr__ hook)
@@ -249,14 +235,8 @@ def _to_136(hand: Hand) -> tuple[list[int], int, list[LibMeld]]:
             lib_meld = _LIB_MELDS[key] = LibMeld(meld_type=kind, tiles=ids, opened=opened)
         lib_melds.append(lib_meld)
         tiles += ids
-    for t in (*hand.concealed, hand.win):
-        k = t.kind
-        if t.red and not red_taken[k]:
-            red_taken[k] = True
-            tiles.append(k * 4)
-        else:
-            tiles.append(k * 4 + order[k][used[k]])
-            used[k] += 1
+    tiles += [ident(t) for t in hand.concealed]
+    tiles.append(ident(hand.win))
     return tiles, tiles[-1], lib_melds
 
 
@@ -414,13 +394,3 @@ def _score_renhou_mangan(hand: Hand, s: Situation, rules: HandRules, notes: list
     result = ScoreResult(valid=True, error=None, han=5, fu=plain.fu or 30, fu_details=plain.fu_details,
                          yaku=[("Renhou", 5)], is_dealer=s.is_dealer, tsumo=s.tsumo, notes=notes)
     return _finish(result, mangan, s, rules)
-
-
-def wind_letter(index: int) -> str:
-    return WIND_LETTERS[index]
-
-
-def describe_hand(hand: Hand) -> str:
-    """One line: concealed tiles, melds, winning tile."""
-    melds = " ".join(f"[{m}]" for m in hand.melds)
-    return f"{to_mpsz(hand.concealed)} {melds} +{hand.win}".replace("  ", " ")

@@ -103,7 +103,7 @@ def _db_problem(path: object, exc: sqlite3.Error) -> str:
     return f"the game database {path} cannot be used ({text}): is it a jantaku database, and is it intact?"
 
 
-def _guarded(method):  # noqa: ANN001, ANN202
+def _guarded(method):
     """Turn SQLite failures (locked, damaged, someone else's file) into InputError with a reason."""
 
     @functools.wraps(method)

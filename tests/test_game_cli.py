@@ -139,6 +139,33 @@ def test_replay_reports_the_bad_line(jantaku, tmp_path):
     assert code == 2 and "bad.jsonl:1: not JSON" in err
     code, _, err = jantaku("game", "replay", str(tmp_path / "missing.jsonl"))
     assert code == 2 and "cannot read" in err
+    bad.write_bytes(b"\xff\xfe{}\n")
+    code, _, err = jantaku("game", "replay", str(bad))
+    assert code == 2 and "bad.jsonl: not UTF-8 text" in err
+
+
+def test_a_mistyped_db_is_reported_not_created(jantaku, tmp_path):
+    typo = tmp_path / "typo" / "club.db"
+    for args in (("show",), ("riichi", "0"), ("export", "--csv")):
+        code, _, err = jantaku("game", *args, "--db", str(typo))
+        assert code == 2 and f"there is no game database at {typo}" in err, args
+    assert ok(jantaku, "game", "list", "--db", str(typo)) == "no games yet\n"
+    assert not typo.parent.exists()
+    (tmp_path / "a-file").write_text("")
+    code, _, err = jantaku("game", "new", "--players", "A,B,C,D", "--db", str(tmp_path / "a-file" / "x.db"))
+    assert code == 2 and "cannot make the folder" in err
+    code, _, err = jantaku("bench", "game", "--appends", "0")
+    assert code == 2 and "--appends must be at least 1" in err
+    code, _, err = jantaku("bench", "game", "--dir", str(tmp_path / "missing"))
+    assert code == 2 and "is not a folder" in err
+
+
+def test_bench_game_reports_its_three_figures(jantaku, tmp_path):
+    out = ok(jantaku, "bench", "game", "--appends", "5", "--events", "200", "--evening", "30", "--dir", str(tmp_path))
+    assert "replay: 200 events folded in" in out and "; 99 hands)" in out
+    assert "append: 5 events, each committed (WAL, synchronous=FULL)" in out
+    assert "evening: a 30-event game rebuilt from the database file" in out
+    assert list(tmp_path.iterdir()) == []  # the scratch database is gone
 
 
 def test_cli_rejections_exit_2_with_the_reason(jantaku):
@@ -185,3 +212,15 @@ def test_list_and_pick_a_game(jantaku):
     usp = json.loads(ok(jantaku, "game", "tsumo", "X", "--json"))  # flat payment: no han needed
     assert usp["points"] == [18, 24, 19, 19]
     assert "pool 0" in ok(jantaku, "game", "show")
+
+
+def test_uspml_hand_from_tiles_needs_four_sets_and_a_pair_not_a_yaku(jantaku):
+    ok(jantaku, "game", "new", "--players", "A,B,C,D", "--rules", "uspml")
+    # complete but no riichi yaku (open-style, no tanyao): still a win in the beginner game, paid flat 4
+    out = json.loads(ok(jantaku, "game", "ron", "--from", "B", "--winner", "C", "--hand", "123m456p789s13s99p",
+                        "--win", "2s", "--json"))
+    assert out["points"] == [20, 16, 24, 20] and out["last_hand"]["wins"][0]["hand"] == "123m456p789s13s99p 2s"
+    for hand, win, message in (("1133m5577p99s1122z", "2z", "not a complete hand"),  # seven pairs is not one
+                               ("123m456p789s13s9p", "2s", "wrong tile count")):
+        code, _, err = jantaku("game", "tsumo", "C", "--hand", hand, "--win", win)
+        assert code == 2 and f"C's hand: {message}" in err

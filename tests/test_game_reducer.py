@@ -136,6 +136,15 @@ def test_pao_on_tsumo_liable_seat_pays_the_whole_yakuman_and_counters():
     assert state.over and state.over_reason.startswith("bust")  # Dee below zero under tenhou
 
 
+def test_pao_on_tsumo_of_a_double_yakuman_the_liable_seat_pays_one_and_shares_the_rest():
+    # Tenhou stacks yakuman: Dee pays the first 32000 and, like Bob, a non-dealer's share of the second.
+    state = game("tenhou", Pao(CID, DEE), Tsumo(Win(CID, yakuman=2)))
+    assert state.points == (25000 - 16000, 25000 - 8000, 25000 + 64000, 25000 - 32000 - 8000)
+    # EMA pays a single yakuman whatever is entered: all of it from the liable seat, nothing from the others.
+    state = game("ema", Pao(CID, DEE), Tsumo(Win(CID, yakuman=2)))
+    assert state.points == (30000, 30000, 30000 + 32000, 30000 - 32000)
+
+
 def test_pao_on_ron_splits_with_the_discarder():
     state = game("mleague", Pao(CID, DEE), ron(BOB, Win(CID, yakuman=1)))
     assert state.points == (25000, 25000 - 16000, 25000 + 32000, 25000 - 16000)

@@ -164,6 +164,46 @@ def test_export_csv_columns_add_up_with_a_stick_left_when_time_is_called(store):
         assert 25000 + sum(int(r[4 + seat]) for r in rows[1:3]) == int(rows[2][8 + seat])
 
 
+def test_a_locked_database_is_a_clear_refusal_and_nothing_is_lost(tmp_path):
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        game = s.new_game(PLAYERS, "tenhou")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program in the middle of a write
+    try:
+        with GameStore(path, busy_timeout=0.05) as s, pytest.raises(InputError, match="is busy: another program"):
+            s.append(game, RiichiDeclared(0))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    with GameStore(path) as s:
+        assert s.state(game).riichi == (False, False, False, False)
+        assert s.append(game, RiichiDeclared(0)).riichi[0]
+
+
+def test_a_file_that_is_not_our_database_or_is_damaged_says_so(tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(InputError, match="cannot be used \\(file is not a database\\)"):
+        GameStore(garbage)
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE games (x)")
+    with GameStore(foreign) as s, pytest.raises(InputError, match="is it a jantaku database"):
+        s.new_game(PLAYERS, "tenhou")
+    with GameStore(tmp_path / "games.db") as s:
+        game = s.new_game(PLAYERS, "tenhou")
+        s._db.execute("INSERT INTO log (game_id, seq, type, payload, recorded_at) VALUES (?, 2, 'x', '{oops', '')",
+                      (game,))
+        with pytest.raises(InputError, match=f"event 2 of game {game} in the database is damaged"):
+            s.log(game)
+    with GameStore(tmp_path / "games.db") as s, pytest.raises(InputError, match="is damaged"):
+        s.state(game)
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InputError, match="cannot make the folder .*a-file for the game database"):
+        GameStore(tmp_path / "a-file" / "games.db")
+
+
 # -- kill -9 durability ---------------------------------------------------------------------------------
 
 WRITER = """

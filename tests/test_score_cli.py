@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,9 @@ def test_not_a_win_is_exit_1(capsys):
     (["234m567p11s345s78s", "--win", "9s", "--rinshan", "--tsumo"], "rinshan kaihou needs a kan"),
     (["234m567p11s345s78s", "--win", "9s", "--chankan", "--tsumo"], "chankan is a ron win"),
     (["234m567p11s345s78s", "--win", "9s", "--haitei"], "haitei is a tsumo win"),
+    (["234m567p11s78s", "--win", "9s", "--meld", "closed-kan:4444p", "--riichi", "--ippatsu", "--rinshan",
+      "--tsumo"], "ippatsu and rinshan kaihou cannot both apply"),
+    (["234m567p11s345s78s", "--win", "2m", "--chankan"], "chankan robs the fourth 2m"),
     (["234m567p11s345s78s", "--win", "9s", "--tenhou", "--tsumo", "--seat", "S"], "tenhou is the dealer's tsumo"),
     (["234m567p11s345s78s", "--win", "9s", "--seat", "X"], "unknown wind 'X'"),
     (["234m567p11s345s78s", "--win", "9s", "--honba", "-1"], "honba must be between 0 and 100"),
@@ -105,6 +109,8 @@ def test_jsonl_stream_in_order_with_per_line_errors():
     assert results[4]["bad_input"] is True and results[4]["error"].startswith("line is not JSON")
     assert results[5]["error"] == "field 'tsumo' must be true or false, not 'yes'"
     assert results[6]["error"].startswith("unknown field(s) colour")
+    # a line that could not be read has every field a scored line has (plus bad_input), so readers need no cases
+    assert all(r.keys() - {"bad_input"} == first.keys() for r in results)
 
 
 def test_jsonl_exit_codes():
@@ -137,6 +143,30 @@ def test_real_subprocess_jsonl_and_exit_codes():
     proc = subprocess.run([sys.executable, "-m", "device.cli", "score", "1m", "--win", "2m"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "wrong tile count" in proc.stderr and proc.stdout == ""
+
+
+def test_jsonl_line_of_bad_utf8_is_one_bad_line_whatever_the_locale():
+    good = json.dumps({"hand": "234m567p11s345s78s", "win": "9s", "riichi": True}).encode()
+    data = good + b"\n\xff\xfe{\"hand\": 1}\r\n" + good + b"\r\n"
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "score", "--jsonl"], input=data, cwd=ROOT,
+                          capture_output=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    results = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert proc.returncode == 2 and proc.stderr == b""
+    assert [r["total"] for r in results] == [2900, 0, 2900]
+    assert results[1]["bad_input"] is True and "not valid UTF-8" in results[1]["error"]
+
+
+def test_jsonl_takes_rules_from_the_command_line_for_lines_without_them(capsys, monkeypatch):
+    # riichi, pinfu, ittsu: 4 han 30 fu, which the wrc preset rounds up to a mangan (kiriage)
+    line = {"hand": "12345678s234m66p", "win": "9s", "riichi": True, "seat": "S"}
+    data = (json.dumps(line) + "\n" + json.dumps({**line, "rules": "tenhou"}) + "\n").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, out, _ = run_cli(capsys, "score", "--jsonl", "--rules", "wrc")
+    assert code == 0 and [json.loads(x)["total"] for x in out.splitlines()] == [8000, 7700]
+    code, out, err = run_cli(capsys, "score", "--jsonl", "--riichi", "--seat", "S")
+    assert code == 2 and out == "" and "give no tiles, --win or hand options (--riichi, --seat)" in err
+    code, out, err = run_cli(capsys, "score", "--jsonl", "--rules", "poker")
+    assert code == 2 and out == "" and "unknown rules 'poker'" in err
 
 
 def test_bench_scoring_runs_and_reports_both_rates(capsys):
