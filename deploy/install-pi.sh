@@ -1,33 +1,46 @@
 #!/usr/bin/env bash
 # Install jantaku as a service on Raspberry Pi OS (Bookworm or later, Lite or Desktop), from a clone:
-#   sudo bash deploy/install-pi.sh [--hostname jantaku] [--port 8080]
+#   sudo bash deploy/install-pi.sh [--hostname jantaku] [--port 8080] [--tile-art DIR]
 # Idempotent: run it again after `git pull` to update. What it does:
 #   1. apt: python3-venv, python3-picamera2 (libcamera bindings are not on PyPI), python3-lgpio (Pi 5 GPIO),
-#      python3-opencv's runtime libraries, avahi-daemon (mDNS: http://jantaku.local:8080/)
+#      python3-opencv's runtime libraries, avahi-daemon (mDNS: http://jantaku.local:8080/), a CJK font
+#      (fonts-ipafont-gothic: the pages draw tile faces with it when no tile art is installed)
 #   2. a system user `jantaku` in the gpio and video groups, /var/lib/jantaku for the game log and photos
 #   3. a venv in /opt/jantaku/venv WITH system site packages (so picamera2 and lgpio from apt are seen),
 #      and this package installed into it
 #   4. /etc/jantaku/jantaku.toml from deploy/jantaku.example.toml (kept if it exists), the systemd unit
 #      (Restart=always), the avahi service file, and the hostname
+#   5. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
+#      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="$(pwd)"
 hostname_new="jantaku"
 port=""
+tile_art=""
+usage="usage: sudo bash deploy/install-pi.sh [--hostname NAME] [--port N] [--tile-art DIR]"
 while [ $# -gt 0 ]; do
     case "$1" in
         --hostname) hostname_new="$2"; shift 2 ;;
         --port) port="$2"; shift 2 ;;
-        *) echo "usage: sudo bash deploy/install-pi.sh [--hostname NAME] [--port N]" >&2; exit 2 ;;
+        --tile-art) tile_art="$2"; shift 2 ;;
+        *) echo "$usage" >&2; exit 2 ;;
     esac
 done
+if [ -n "$tile_art" ]; then
+    [ -f "$tile_art/Export/Regular/Front.png" ] && tile_art="$tile_art/Export/Regular"
+    if [ ! -f "$tile_art/Front.png" ] || [ ! -f "$tile_art/Man1.png" ]; then
+        echo "--tile-art $tile_art: no FluffyStuff PNGs there (Front.png, Man1.png ... or Export/Regular/)" >&2
+        exit 2
+    fi
+fi
 if [ "$(id -u)" -ne 0 ]; then echo "run as root: sudo bash deploy/install-pi.sh" >&2; exit 2; fi
 
 echo "== apt packages"
 apt-get update -q
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     python3 python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero \
-    libgl1 libglib2.0-0 avahi-daemon
+    libgl1 libglib2.0-0 avahi-daemon fonts-ipafont-gothic
 
 echo "== user and folders"
 id jantaku >/dev/null 2>&1 || useradd --system --home /var/lib/jantaku --shell /usr/sbin/nologin jantaku
@@ -41,6 +54,13 @@ echo "== venv and package"
 [ -x /opt/jantaku/venv/bin/python ] || python3 -m venv --system-site-packages /opt/jantaku/venv
 /opt/jantaku/venv/bin/pip install -q --disable-pip-version-check --upgrade pip
 /opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$src"
+
+if [ -n "$tile_art" ]; then
+    echo "== tile art"
+    install -d -m 755 /usr/share/jantaku/tiles
+    install -m 644 "$tile_art"/*.png /usr/share/jantaku/tiles/
+    [ -f "$tile_art/../../LICENSE.md" ] && install -m 644 "$tile_art/../../LICENSE.md" /usr/share/jantaku/tiles/
+fi
 
 echo "== config"
 if [ ! -f /etc/jantaku/jantaku.toml ]; then

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from device import game_port as gp
-from device.camera import Camera, Capture, ReplayCamera
+from device.camera import Camera, CameraError, Capture, ReplayCamera
 from device.config import Config
 from device.recognition import Reader, load_reader
 from table.errors import InputError
@@ -95,6 +95,10 @@ class Assistant:
         """Call `callback()` (outside the lock) after every change; the panel uses it to set its LEDs."""
         self._listeners.append(callback)
 
+    def unsubscribe(self, callback: Callable[[], None]) -> None:
+        if callback in self._listeners:
+            self._listeners.remove(callback)
+
     def _bump(self) -> None:
         with self._changed:
             self.version += 1
@@ -147,7 +151,12 @@ class Assistant:
         self.status_message = message
         self.error_until = time.monotonic() + seconds
         self._bump()
-        timer = threading.Timer(seconds + 0.05, self._bump)  # the LED and the page go back to "ready"
+
+        def back_to_ready() -> None:  # the LED and the page go back to "ready" (unless the server is stopping)
+            if not self.closing.is_set():
+                self._bump()
+
+        timer = threading.Timer(seconds + 0.05, back_to_ready)
         timer.daemon = True
         timer.start()
 
@@ -205,10 +214,9 @@ class Assistant:
             data["proposal"] = self.proposal.to_json() if self.proposal else None
             data["furiten"] = self.furiten
             data["presets"] = gp.preset_names()
-            data["next_photo"] = self.camera.peek() if isinstance(self.camera, ReplayCamera) else None
-            data["replay_photos"] = (
-                [p.name for p in self.camera.photos] if isinstance(self.camera, ReplayCamera) else []
-            )
+            replay = self.camera if isinstance(self.camera, ReplayCamera) else None
+            data["next_photo"] = replay.peek() if replay else None
+            data["replay_photos"] = [p.name for p in replay.photos] if replay else []
             return data
 
     # ---- game actions ------------------------------------------------------------------------------------
@@ -248,7 +256,9 @@ class Assistant:
     def record_ron(self, discarder: int, winners: list[dict[str, Any]]) -> None:
         """`winners`: one per winner, {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)}."""
         discarder = _seat(discarder, "discarder")
-        if not isinstance(winners, list) or not winners:
+        if not isinstance(winners, list):
+            raise InputError("winners must be a list of {seat, han, fu} or {seat, hand}")
+        if not winners:
             raise InputError("a ron needs at least one winner")
         with self._lock:
             wins = [self._win_entry(w, tsumo=False) for w in winners]
@@ -269,14 +279,13 @@ class Assistant:
             raise InputError("each winner must be an object with a seat and a hand, han/fu or yakuman")
         seat = _seat(w.get("seat"), "winner seat")
         if w.get("hand") is not None:
-            hand = w["hand"]
-            if not isinstance(hand, dict):
+            if not isinstance(w["hand"], dict):
                 raise InputError('hand must be {"concealed": "...", "win": "5p", "melds": [...]}')
+            hand = clean_hand(w["hand"])
             score = gp.score_hand_json(hand, winner=seat, tsumo=tsumo, state=self.state(), preset=self._preset_name())
             if not score.get("valid"):
                 raise InputError(f"that hand does not win: {score.get('error')}")
-            text = gp.hand_text(str(hand.get("concealed") or ""), str(hand.get("win") or ""),
-                                list(hand.get("melds") or []))
+            text = gp.hand_text(hand.get("concealed", ""), hand.get("win", ""), hand.get("melds", []))
             return gp.win_from_score(seat, score, text)
         if w.get("yakuman"):
             return {"seat": seat, "yakuman": _int(w["yakuman"], "yakuman", 1, 6)}
@@ -285,11 +294,14 @@ class Assistant:
         raise InputError("a winner needs a hand, han and fu, or a yakuman count")
 
     def record_draw(self, tenpai: list[int], nagashi: list[int] | None = None) -> None:
+        if not isinstance(tenpai, list) or not isinstance(nagashi or [], list):
+            raise InputError("tenpai and nagashi must be lists of seats")
         tenpai_seats = sorted({_seat(s, "tenpai seat") for s in tenpai})
         nagashi_seats = sorted({_seat(s, "nagashi seat") for s in nagashi or []})
         self._append(gp.draw_event(tenpai_seats, nagashi_seats), f"exhaustive draw, tenpai {tenpai_seats}")
 
     def record_abortive_draw(self, reason: str) -> None:
+        reason = _reason(reason)
         self._append(gp.abortive_event(reason), f"abortive draw ({reason})")
 
     def record_chombo(self, seat: int) -> None:
@@ -309,11 +321,13 @@ class Assistant:
         values = [_int(a, "amount", -1_000_000, 1_000_000) for a in amounts]
         if sum(values) != 0:
             raise InputError(f"adjustment amounts must sum to zero, not {sum(values)}")
-        if not str(reason or "").strip():
+        reason = _reason(reason)
+        if not reason:
             raise InputError("an adjustment needs a reason")
-        self._append(gp.adjust_event(values, str(reason).strip()), f"adjustment {values}: {reason}")
+        self._append(gp.adjust_event(values, reason), f"adjustment {values}: {reason}")
 
     def end_game(self, reason: str = "time called") -> None:
+        reason = _reason(reason)
         self._append(gp.end_event(reason), f"game ended early ({reason})")
 
     def undo(self) -> None:
@@ -338,8 +352,18 @@ class Assistant:
     def capture(self) -> tuple[str, Capture]:
         """Take one photo and keep it under data/scans/; returns its id."""
         if self.camera is None:
-            raise InputError("no camera is configured")
-        cap = self.camera.capture()
+            raise CameraError("no camera is configured")
+        try:
+            cap = self.camera.capture()
+        except InputError as exc:
+            self.flag_error(str(exc))
+            raise
+        except Exception as exc:  # a camera unplugged mid-game, a driver error: say so, keep the table running
+            log.exception("the camera failed")
+            self.flag_error(f"camera failed: {exc}")
+            raise CameraError(f"camera failed: {type(exc).__name__}: {exc}") from None
+        if not cap.jpeg:
+            raise CameraError(f"camera: the photo {cap.name} is empty")
         scan_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
         (self.data / "scans" / f"{scan_id}.jpg").write_bytes(cap.jpeg)
         return scan_id, cap
@@ -350,6 +374,10 @@ class Assistant:
     def scan_hand(self, winner: int | None = None, discarder: int | None = None, tsumo: bool | None = None,
                   photo: str | None = None) -> Proposal:
         """Capture, read, and propose the hand; the proposal is scored but nothing is recorded until confirmed."""
+        if tsumo is not None and not isinstance(tsumo, bool):
+            raise InputError("tsumo must be true or false")
+        if photo is not None and not isinstance(photo, str):
+            raise InputError("photo must be the name of a replay photo")
         if winner is not None:
             winner = _seat(winner, "winner")
         if discarder is not None:
@@ -393,17 +421,7 @@ class Assistant:
         unknown = sorted(set(changes) - allowed)
         if unknown:
             raise InputError(f"unknown proposal field(s): {', '.join(unknown)}")
-        clean: dict[str, Any] = {}
-        for key in ("concealed", "win", "dora_indicators", "ura_indicators"):
-            if key in changes:
-                clean[key] = _text(changes[key], key)
-        if "melds" in changes:
-            melds = changes["melds"]
-            if isinstance(melds, str):
-                melds = melds.split()
-            if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
-                raise InputError("melds must be a list like [\"pon:777z\", \"chi:213m\"]")
-            clean["melds"] = [m.strip() for m in melds if m.strip()]
+        clean = clean_hand(changes)
         for key in ("winner", "discarder"):
             if key in changes:
                 clean[key] = None if changes[key] in (None, "") else _seat(changes[key], key)
@@ -411,12 +429,6 @@ class Assistant:
             if not isinstance(changes["tsumo"], bool):
                 raise InputError("tsumo must be true or false")
             clean["tsumo"] = changes["tsumo"]
-        if "flags" in changes:
-            flags = changes["flags"]
-            if not isinstance(flags, dict) or not all(k in SITUATION_FLAGS and isinstance(v, bool)
-                                                      for k, v in flags.items()):
-                raise InputError(f"flags must map some of {', '.join(SITUATION_FLAGS)} to true/false")
-            clean["flags"] = flags
         with self._lock:
             base = self.proposal or Proposal()
             proposal = replace(base, **clean)
@@ -497,6 +509,11 @@ class Assistant:
                       discards: str | None = None, read_pond: bool = False) -> dict[str, Any]:
         """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera."""
         seat = _seat(seat)
+        if not isinstance(read_pond, bool):
+            raise InputError("read_pond must be true or false")
+        if melds is not None and not isinstance(melds, list):
+            raise InputError('melds must be a list like ["pon:777z"]')
+        melds = None if melds is None else _melds(melds)
         if read_pond or hand is None or hand == "":
             with self.busy("reading the table"):
                 scan_id, cap = self.capture()
@@ -513,8 +530,9 @@ class Assistant:
                     discards = next(iter(ponds.values()))
                 else:
                     raise InputError("no discard pond of this seat could be read from the photo: enter the discards")
-        result = gp.furiten_check(_text(hand or "", "hand"), melds or [], _text(discards or "", "discards"))
-        result = {"seat": seat, "hand": hand, "melds": melds or [], "discards": discards or "", **result}
+        hand, melds, discards = _text(hand or "", "hand"), _melds(melds), _text(discards or "", "discards")
+        result = gp.furiten_check(hand, melds, discards)
+        result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result}
         with self._lock:
             self.furiten = result
         self._bump()
@@ -536,7 +554,9 @@ class Assistant:
         try:
             gid = int(game_id)
         except (TypeError, ValueError):
-            raise InputError(f"there is no game {game_id!r}") from None
+            gid = 0
+        if not 0 < gid < 2**63:  # SQLite's INTEGER range
+            raise InputError(f"there is no game {str(game_id)[:40]!r}")
         return gp.export(store, gid, kind)
 
     # ---- persistence of what is not an event -------------------------------------------------------------
@@ -575,36 +595,88 @@ class Assistant:
 
 
 
-def _seat(value: Any, what: str = "seat") -> int:
+def _whole(value: Any, what: str) -> int:
+    """A whole number from JSON or a form: 3, 3.0 and "3" are fine; 1.5, true, [3] and "three" are not."""
     if isinstance(value, bool) or value is None:
-        raise InputError(f"{what} must be 0-3 (0 is the first East)")
+        raise InputError(f"{what} must be a whole number")
+    if isinstance(value, float) and not value.is_integer():
+        raise InputError(f"{what} must be a whole number, not {value!r}")
     try:
-        seat = int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} must be 0-3 (0 is the first East), not {value!r}") from None
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{what} must be a whole number, not {str(value)[:40]!r}") from None
+
+
+def _seat(value: Any, what: str = "seat") -> int:
+    try:
+        seat = _whole(value, what)
+    except InputError:
+        raise InputError(f"{what} must be 0-3 (0 is the first East)" + _not(value)) from None
     if not 0 <= seat <= 3:
-        raise InputError(f"{what} must be 0-3 (0 is the first East), not {seat}")
+        raise InputError(f"{what} must be 0-3 (0 is the first East), not {str(seat)[:40]}")
     return seat
 
 
+def _not(value: Any) -> str:
+    return "" if value is None or isinstance(value, bool) else f", not {str(value)[:40]!r}"
+
+
 def _int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"{what} must be a whole number")
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} must be a whole number, not {value!r}") from None
+    n = _whole(value, what)
     if not low <= n <= high:
-        raise InputError(f"{what} must be between {low} and {high}, not {n}")
+        raise InputError(f"{what} must be between {low} and {high}, not {str(n)[:40]}")
     return n
 
 
-def _text(value: Any, what: str) -> str:
+def _text(value: Any, what: str, limit: int = 200) -> str:
     if not isinstance(value, str):
         raise InputError(f"{what} must be text in MPSZ notation")
-    if len(value) > 200:
-        raise InputError(f"{what} is too long")
+    if len(value) > limit:
+        raise InputError(f"{what} is too long (at most {limit} characters)")
     return value.strip()
+
+
+def _reason(value: Any, what: str = "reason") -> str:
+    """Free text stored in an event (an adjustment's or early end's reason): text, short enough for a page."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be text")
+    if len(value) > 120:
+        raise InputError(f"{what} is too long (at most 120 characters)")
+    return value.strip()
+
+
+def _melds(value: Any) -> list[str]:
+    """Called melds as a list of texts ("pon:777z"); one space-separated string is accepted from a form."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
+        raise InputError('melds must be a list like ["pon:777z", "chi:213m"]')
+    if len(value) > 4:
+        raise InputError(f"a hand has at most 4 melds, not {len(value)}")
+    return [m.strip() for m in value if m.strip()]
+
+
+def _flags(value: Any) -> dict[str, bool]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(k in SITUATION_FLAGS and isinstance(v, bool) for k, v in value.items()):
+        raise InputError(f"flags must map some of {', '.join(SITUATION_FLAGS)} to true/false")
+    return dict(value)
+
+
+def clean_hand(fields: dict[str, Any]) -> dict[str, Any]:
+    """The hand fields present in `fields` (a proposal correction or a winner's hand), type-checked."""
+    clean: dict[str, Any] = {}
+    for key in ("concealed", "win", "dora_indicators", "ura_indicators"):
+        if key in fields:
+            clean[key] = "" if fields[key] is None else _text(fields[key], key)
+    if "melds" in fields:
+        clean["melds"] = _melds(fields["melds"])
+    if "flags" in fields:
+        clean["flags"] = _flags(fields["flags"])
+    return clean
 
 
 def _atomic_write(path: Path, text: str) -> None:

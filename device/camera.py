@@ -20,6 +20,10 @@ log = logging.getLogger("jantaku.camera")
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 
 
+class CameraError(InputError):
+    """The camera cannot give a photo (unplugged, busy, a replay photo gone): the page answers 503 with this."""
+
+
 @dataclass(frozen=True, slots=True)
 class Capture:
     """One photo of the table. `jpeg` is what we store and show; `name` says where it came from."""
@@ -41,7 +45,7 @@ def _encode_jpeg(frame_bgr) -> bytes:
 
     ok, buf = cv2.imencode(".jpg", frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
     if not ok:
-        raise InputError("camera: could not encode the frame as JPEG")
+        raise CameraError("camera: could not encode the frame as JPEG")
     return buf.tobytes()
 
 
@@ -63,7 +67,10 @@ class ReplayCamera:
         with self._lock:
             path = self.photos[self._next % len(self.photos)]
             self._next += 1
-        return Capture(jpeg=path.read_bytes(), name=path.name)
+        try:
+            return Capture(jpeg=path.read_bytes(), name=path.name)
+        except OSError as exc:
+            raise CameraError(f"camera: replay photo {path.name} cannot be read ({exc.strerror or exc})") from None
 
     def peek(self) -> str:
         """Name of the photo the next capture returns (the keeper page shows it)."""
@@ -78,6 +85,20 @@ class ReplayCamera:
                     self._next = i
                     return
         raise InputError(f"camera: no photo called {name!r} in {self.folder}")
+
+    def close(self) -> None:
+        pass
+
+
+class NoCamera:
+    """No camera could be opened: the table still keeps the score, and every scan says why there is no photo."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        self.description = f"none ({why})"
+
+    def capture(self) -> Capture:
+        raise CameraError(f"no camera: {self.why}")
 
     def close(self) -> None:
         pass
@@ -108,7 +129,7 @@ class OpenCVCamera:
             for _ in range(2):  # the first read after idle is often a stale buffered frame
                 ok, frame = self._cap.read()
         if not ok or frame is None:
-            raise InputError(f"camera: OpenCV device {self.index} gave no frame")
+            raise CameraError(f"camera: OpenCV device {self.index} gave no frame")
         return Capture(jpeg=_encode_jpeg(frame), name=f"video{self.index}")
 
     def close(self) -> None:
@@ -138,22 +159,44 @@ class Picamera2Camera:
 
 
 def open_camera(config: CameraConfig) -> Camera:
-    """The configured source; `auto` tries Picamera2, then OpenCV, then the replay folder, logging why each failed."""
-    if config.source == "replay":
-        return ReplayCamera(config.replay_folder)
-    if config.source == "picamera2":
-        return Picamera2Camera(config.width, config.height)
-    if config.source == "opencv":
-        return OpenCVCamera(config.device, config.width, config.height)
+    """The configured source; `auto` tries Picamera2, then OpenCV, then the replay folder, logging why each failed.
+
+    A source that cannot be opened raises CameraError with the reason (`jantaku serve` then runs without one).
+    """
+    makers = {
+        "picamera2": lambda: Picamera2Camera(config.width, config.height),
+        "opencv": lambda: OpenCVCamera(config.device, config.width, config.height),
+        "replay": lambda: ReplayCamera(config.replay_folder),
+    }
+    if config.source != "auto":
+        return _open(config.source, makers[config.source])
     try:
-        return Picamera2Camera(config.width, config.height)
+        return makers["picamera2"]()
     except Exception as exc:  # ImportError off the Pi; RuntimeError with no module attached
         log.info("no Picamera2 camera (%s)", exc)
     if Path(f"/dev/video{config.device}").exists():
         try:
-            return OpenCVCamera(config.device, config.width, config.height)
+            return makers["opencv"]()
         except Exception as exc:
             log.info("no OpenCV camera (%s)", exc)
     else:
         log.info("no OpenCV camera (/dev/video%d missing)", config.device)
-    return ReplayCamera(config.replay_folder)
+    return _open("replay", makers["replay"])
+
+
+def open_camera_or_none(config: CameraConfig) -> Camera:
+    """The configured camera, or a NoCamera saying why not: a loose camera cable must not take the scoreboard down."""
+    try:
+        return open_camera(config)
+    except CameraError as exc:
+        log.error("%s: running without a camera", exc)
+        return NoCamera(str(exc).removeprefix("camera: "))
+
+
+def _open(source: str, make) -> Camera:
+    try:
+        return make()
+    except InputError as exc:
+        raise CameraError(str(exc)) from None
+    except Exception as exc:  # picamera2 not installed, libcamera busy, a driver error
+        raise CameraError(f"camera: {source} cannot be opened ({type(exc).__name__}: {exc})") from None

@@ -6,6 +6,7 @@ import argparse
 import logging
 import signal
 import sys
+import threading
 import time
 
 
@@ -28,6 +29,9 @@ def register(commands, bench) -> None:
                    help="folder of photos the replay camera returns in name order (default: bundled samples)")
     p.add_argument("--pins", dest="panel_pin_factory", choices=("auto", "mock", "lgpio", "rpigpio", "pigpio", "native"),
                    help="gpiozero pin factory (default auto: the real pins on a Pi, mock pins elsewhere)")
+    p.add_argument("--tile-art", dest="tile_art", metavar="DIR",
+                   help="folder of FluffyStuff tile PNGs (default: shared/tiles/fluffystuff beside the clone, "
+                        "else /usr/share/jantaku/tiles, else tiles drawn with a CJK font, else text)")
     p.add_argument("--threads", type=int, help="waitress worker threads (default 48: 40 live viewers + page loads)")
     p.add_argument("--no-panel", action="store_true", help="run without the button panel")
     p.add_argument("--no-recognizer", action="store_true", help="do not load the tile recognizer (type hands)")
@@ -50,11 +54,11 @@ def setup_logging(level: str = "INFO") -> None:
 def build(config, *, panel: bool = True):
     """The assistant, its panel and the app, wired as `jantaku serve` runs them (tests build the same)."""
     from device.assistant import Assistant
-    from device.camera import open_camera
+    from device.camera import open_camera_or_none
     from web import create_app
 
     log = logging.getLogger("jantaku.serve")
-    camera = open_camera(config.camera)
+    camera = open_camera_or_none(config.camera)
     log.info("camera: %s", camera.description)
     assistant = Assistant(config, camera=camera)
     log.info("recognizer: %s", assistant.reader.description)
@@ -71,6 +75,7 @@ def build(config, *, panel: bool = True):
             assistant.panel_description = f"off ({exc})"
     app = create_app(config, assistant)
     app.extensions["jantaku.panel"] = the_panel
+    threading.Thread(target=app.extensions["jantaku.tiles"].warm, name="tiles", daemon=True).start()
     return assistant, the_panel, app
 
 
@@ -81,7 +86,8 @@ def serve(args: argparse.Namespace) -> int:
     from table.errors import InputError
 
     overrides = {k: getattr(args, k) for k in ("host", "port", "data_dir", "pin", "preset", "camera_source",
-                                               "camera_replay_folder", "panel_pin_factory", "threads")}
+                                               "camera_replay_folder", "panel_pin_factory", "threads",
+                                               "tile_art")}
     if args.no_panel:
         overrides["panel_enabled"] = False
     if args.no_recognizer:

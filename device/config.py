@@ -71,6 +71,8 @@ class Config:
     log_level: str = "INFO"
     recognizer: bool = True
     auto_start: bool = True
+    tile_art: str = ""
+    """Folder of FluffyStuff tile PNGs; empty: `shared/tiles/fluffystuff` beside the clone, /usr/share/jantaku/tiles."""
     camera: CameraConfig = field(default_factory=CameraConfig)
     panel: PanelConfig = field(default_factory=PanelConfig)
 

@@ -168,26 +168,19 @@ def score_hand_json(hand: dict[str, Any], *, winner: int, tsumo: bool, state, pr
             raise InputError("enter the tiles of the hand")
         raise InputError("which tile won? enter the winning tile")
     parsed = parse_hand(concealed, win, list(hand.get("melds") or []))
-    flags = dict(hand.get("flags") or {})
-    if state is not None:
-        situation = Situation(
-            tsumo=tsumo,
-            riichi=bool(state.riichi[winner]) and not flags.get("double_riichi"),
-            seat_wind=state.seat_winds[winner],
-            round_wind=state.round_wind,
-            honba=state.honba,
-            riichi_sticks=state.riichi_sticks,
-            dora_indicators=tuple(parse_tiles(str(hand.get("dora_indicators") or ""))),
-            ura_indicators=tuple(parse_tiles(str(hand.get("ura_indicators") or ""))),
-            **{k: bool(v) for k, v in flags.items() if k != "riichi"},
-        )
+    flags = {k: bool(v) for k, v in (hand.get("flags") or {}).items() if k != "riichi"}
+    if state is not None:  # the game knows the winds, the riichi, the honba and the sticks on the table
+        game = {"riichi": bool(state.riichi[winner]) and not flags.get("double_riichi"),
+                "seat_wind": state.seat_winds[winner], "round_wind": state.round_wind, "honba": state.honba,
+                "riichi_sticks": state.riichi_sticks}
     else:
-        situation = Situation(
-            tsumo=tsumo, seat_wind=(winner % 4),
-            dora_indicators=tuple(parse_tiles(str(hand.get("dora_indicators") or ""))),
-            ura_indicators=tuple(parse_tiles(str(hand.get("ura_indicators") or ""))),
-            **{k: bool(v) for k, v in flags.items() if k != "riichi"},
-        )
+        game = {"seat_wind": winner % 4}
+    situation = Situation(
+        tsumo=tsumo,
+        dora_indicators=tuple(parse_tiles(str(hand.get("dora_indicators") or ""))),
+        ura_indicators=tuple(parse_tiles(str(hand.get("ura_indicators") or ""))),
+        **game, **flags,
+    )
     return score_hand(parsed, situation, get_preset(preset)).to_json()
 
 

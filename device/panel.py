@@ -329,6 +329,7 @@ class Panel:
         }
 
     def close(self) -> None:
+        self.assistant.unsubscribe(self.update_leds)
         self._stop.set()
         self._queue.put(("stop", ""))
         self._worker.join(timeout=2)

@@ -63,8 +63,9 @@ class ManualReader:
         self.description = f"none ({why})"
 
     def read(self, jpeg: bytes, path: Path | None = None) -> Reading:
-        return Reading(image=_image_size(jpeg, path),
-                       warnings=[f"tiles not read: {self.why}; enter them with the picker"])
+        image = _image_size(jpeg, path)
+        why = self.why if image else "the camera's photo is not a readable image"
+        return Reading(image=image, warnings=[f"tiles not read: {why}; enter them with the picker"])
 
 
 def _mpsz(value: Any) -> str:

@@ -85,3 +85,48 @@ def test_cropped_hand_says_what_is_missing() -> None:
         SeenMeld("unknown", ("7z", "9p", "1m"), "left"),)))
     with pytest.raises(InputError, match="make no meld"):
         hand_from_view(bad)
+
+
+def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The score-photo plumbing (photo -> layout -> Hand -> validate -> score) with exact detections."""
+    from vision.art import DEFAULT_ART
+
+    if not (DEFAULT_ART / "Regular" / "Man1.png").exists():
+        pytest.skip("tile art not found")
+    import json
+
+    import vision.recognizer as rec
+    from table.hand import Hand, Meld
+    from table.presets import get_preset
+    from table.scoring import Situation, score_hand
+    from table.tiles import parse_tile
+    from vision.classes import SYMMETRIC, is_horizontal
+    from vision.synth import make_scene
+
+    scene = make_scene(3, kind="closeup", fonts=False)
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), scene.image)
+
+    class ExactDetections:
+        """Stands in for the trained models: the generator's own labels as detections."""
+
+        def __init__(self, *_: object) -> None:
+            pass
+
+        def read_tiles(self, img: np.ndarray) -> list[SeenTile]:
+            return [SeenTile(lb.name, lb.box, 1.0, horizontal=is_horizontal(lb.det),
+                             orientation=None if lb.name in SYMMETRIC or lb.name == "back" else lb.orientation)
+                    for lb in scene.labels]
+
+    monkeypatch.setattr(rec, "Recognizer", ExactDetections)
+    code = main(["score-photo", str(photo), "--tsumo", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    t = scene.truth
+    hand = Hand(tuple(parse_tile(x) for x in t.concealed), parse_tile(t.win),
+                tuple(Meld(m.kind, tuple(parse_tile(x) for x in m.tiles), m.source) for m in t.melds))
+    want = score_hand(hand, Situation(tsumo=True, dora_indicators=tuple(parse_tile(x) for x in t.dora_indicators)),
+                      get_preset("tenhou"))
+    assert code == (0 if want.valid else 1)
+    assert out["valid"] == want.valid and out["total"] == want.to_json()["total"]
+    assert out["read"]["hand"]["win"] == t.win

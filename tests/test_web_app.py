@@ -50,7 +50,7 @@ def test_scoreboard_page_is_public_and_local_only(client):
     assert 'class="seat bottom" data-seat="0"' in html and 'class="seat right" data-seat="1"' in html
     assert "http://" not in html and "https://" not in html  # no CDN, no web fonts
     assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
-    for asset in ("/static/app.css", "/static/common.js", "/static/scoreboard.js", "/static/tiles/0p.png"):
+    for asset in ("/static/app.css", "/static/common.js", "/static/scoreboard.js"):
         assert client.get(asset).status_code == 200, asset
 
 
@@ -261,6 +261,19 @@ def test_whole_hand_through_the_api(env):
         ("POST", "/api/furiten", {"seat": 0, "hand": "123m", "discards": ""}, "13 tiles"),
         ("POST", "/api/furiten", {"seat": 0, "melds": "pon:111z"}, "melds must be a list"),
         ("POST", "/api/panel/press", {"button": "explode"}, "no button"),
+        ("POST", "/api/riichi", {"seat": 1.5}, "seat must be 0-3"),
+        ("POST", "/api/ron", {"discarder": 0, "winners": [{"seat": 1, "han": 2.5, "fu": 30}]}, "whole number"),
+        ("POST", "/api/ron", {"discarder": 0, "winners": [
+            {"seat": 1, "hand": {"concealed": "123m456p789s1122z", "win": "2z", "melds": [5]}}]},
+         "melds must be a list"),
+        ("POST", "/api/ron", {"discarder": 0, "winners": [
+            {"seat": 1, "hand": {"concealed": "123m456p789s1122z", "win": "2z", "flags": {"bogus": True}}}]},
+         "flags must map"),
+        ("POST", "/api/tsumo", {"seat": 1, "hand": {"concealed": 5, "win": "2z"}}, "concealed must be text"),
+        ("POST", "/api/furiten", {"seat": 0, "hand": "123m456p789s112z", "melds": [5]}, "melds must be a list"),
+        ("POST", "/api/end", {"reason": "x" * 500}, "too long"),
+        ("POST", "/api/adjust", {"amounts": [100, -100, 0, 0], "reason": 5}, "reason must be text"),
+        ("GET", "/api/games/99999999999999999999999/export.csv", None, "no game"),
     ],
 )
 def test_bad_input_is_a_4xx_with_the_reason(client, method, path, body, message):
@@ -275,6 +288,18 @@ def test_non_json_body_is_rejected(client):
     h = login(client)
     resp = client.post("/api/riichi", data="seat=1", headers={**h, "Content-Type": "text/plain"})
     assert resp.status_code == 400 and "must be JSON" in resp.get_json()["error"]
+
+
+def test_malformed_json_is_rejected_and_nothing_is_recorded(env):
+    app, assistant, _ = env
+    client = app.test_client()
+    h = login(client)
+    before = len(assistant.store.events(assistant.game_id()))
+    for raw in ('{"seat": 1', "null", "[1, 2", '{"seat": 1}}'):
+        resp = client.post("/api/riichi", data=raw, headers={**h, "Content-Type": "application/json"})
+        assert resp.status_code == 400, raw
+        assert "JSON" in resp.get_json()["error"], raw
+    assert len(assistant.store.events(assistant.game_id())) == before
 
 
 def test_body_too_large(client):

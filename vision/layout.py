@@ -376,6 +376,10 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     hand_line = lines[best]
     axis = _axis(max(hand_line, key=len))
     facing = _facing([t for s in hand_line for t in s], axis)
+    if facing == 180:  # photos are usually taken from the hand's side: turning them round needs a clear majority
+        votes = Counter(t.orientation for s in hand_line for t in s if t.face_up and not t.horizontal)
+        if votes[180] < 2 * votes[0] + 2:
+            facing = 0
     if facing is None:
         facing = 0 if axis == "h" else 270
         warnings.append("cannot tell which way the hand faces; assuming it is read from the bottom of the photo")

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Flask, jsonify, request
 
+from device.camera import CameraError
 from table.errors import InputError
 
 log = logging.getLogger("jantaku.web")
@@ -47,9 +48,9 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
         raise TypeError("create_app needs a device.config.Config")
     if assistant is None:
         from device.assistant import Assistant
-        from device.camera import open_camera
+        from device.camera import open_camera_or_none
 
-        assistant = Assistant(config, camera=open_camera(config.camera))
+        assistant = Assistant(config, camera=open_camera_or_none(config.camera))
 
     app = Flask(__name__)
     data = config.data_path
@@ -66,7 +67,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
     app.json.sort_keys = False
     app.extensions["jantaku"] = assistant
 
-    from web import api, auth, display, keeper, live
+    from web import api, auth, display, keeper, live, tiles
 
     app.extensions["jantaku.live"] = live.StreamHub(assistant, config.max_streams)
     app.extensions["jantaku.login"] = auth.LoginLimiter(config.login_attempts, config.login_window_seconds)
@@ -74,10 +75,16 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
     app.register_blueprint(auth.bp)
     app.register_blueprint(keeper.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(tiles.bp)
+    app.extensions["jantaku.tiles"] = tiles.TileArt(config.tile_art)
 
     @app.errorhandler(InputError)
     def input_error(exc: InputError):
         return jsonify(error=str(exc)), 400
+
+    @app.errorhandler(CameraError)
+    def camera_error(exc: CameraError):  # the device's fault, not the request's: try again or fix the camera
+        return jsonify(error=str(exc)), 503
 
     @app.errorhandler(404)
     def not_found(exc):

@@ -72,10 +72,7 @@ def riichi():
 @keeper_required
 def ron():
     data = body()
-    winners = need(data, "winners")
-    if not isinstance(winners, list):
-        raise InputError("winners must be a list of {seat, han, fu} or {seat, hand}")
-    assistant().record_ron(need(data, "discarder"), winners)
+    assistant().record_ron(need(data, "discarder"), need(data, "winners"))
     return done()
 
 
@@ -90,21 +87,14 @@ def tsumo():
 @keeper_required
 def draw():
     data = body()
-    tenpai = data.get("tenpai", [])
-    nagashi = data.get("nagashi", [])
-    if not isinstance(tenpai, list) or not isinstance(nagashi, list):
-        raise InputError("tenpai and nagashi must be lists of seats")
-    assistant().record_draw(tenpai, nagashi)
+    assistant().record_draw(data.get("tenpai", []), data.get("nagashi", []))
     return done()
 
 
 @bp.post("/abortive")
 @keeper_required
 def abortive():
-    reason = need(body(), "reason")
-    if not isinstance(reason, str):
-        raise InputError("reason must be text")
-    assistant().record_abortive_draw(reason)
+    assistant().record_abortive_draw(need(body(), "reason"))
     return done()
 
 
@@ -134,10 +124,7 @@ def adjust():
 @bp.post("/end")
 @keeper_required
 def end():
-    reason = body().get("reason", "time called")
-    if not isinstance(reason, str):
-        raise InputError("reason must be text")
-    assistant().end_game(reason)
+    assistant().end_game(body().get("reason", "time called"))
     return done()
 
 
@@ -159,13 +146,7 @@ def redo():
 @keeper_required
 def scan():
     data = body()
-    tsumo_flag = data.get("tsumo")
-    if tsumo_flag is not None and not isinstance(tsumo_flag, bool):
-        raise InputError("tsumo must be true or false")
-    photo = data.get("photo")
-    if photo is not None and not isinstance(photo, str):
-        raise InputError("photo must be the name of a replay photo")
-    proposal = assistant().scan_hand(data.get("winner"), data.get("discarder"), tsumo_flag, photo)
+    proposal = assistant().scan_hand(data.get("winner"), data.get("discarder"), data.get("tsumo"), data.get("photo"))
     return done(proposal=proposal.to_json())
 
 
@@ -194,13 +175,8 @@ def discard():
 @keeper_required
 def furiten():
     data = body()
-    melds = data.get("melds")
-    if melds is not None and not isinstance(melds, list):
-        raise InputError("melds must be a list like [\"pon:777z\"]")
-    read_pond = data.get("read_pond", False)
-    if not isinstance(read_pond, bool):
-        raise InputError("read_pond must be true or false")
-    result = assistant().check_furiten(need(data, "seat"), data.get("hand"), melds, data.get("discards"), read_pond)
+    result = assistant().check_furiten(need(data, "seat"), data.get("hand"), data.get("melds"), data.get("discards"),
+                                       data.get("read_pond", False))
     return done(furiten=result)
 
 

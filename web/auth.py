@@ -91,25 +91,24 @@ def keeper_required(view):
     return wrapper
 
 
-def _check_pin(pin: str) -> tuple[bool, tuple | None]:
-    """Check a PIN for this client; returns (ok, error response or None)."""
+def _check_pin(pin: str) -> tuple[str, int, dict[str, str]] | None:
+    """None when the PIN is right (this session is now the keeper's), else (reason, status, headers)."""
     limiter = current_app.extensions["jantaku.login"]
     client = request.remote_addr or "?"
     wait = limiter.retry_after(client)
     if wait:
-        body = jsonify(error=f"too many wrong PINs: try again in {wait} s")
-        return False, (body, 429, {"Retry-After": str(wait)})
+        return f"too many wrong PINs: try again in {wait} s", 429, {"Retry-After": str(wait)}
     expected = current_app.config["JANTAKU"].pin
     if not hmac.compare_digest(pin.encode(), expected.encode()):
         limiter.failed(client)
         current_app.logger.warning("wrong PIN from %s", client)
-        return False, (jsonify(error="wrong PIN"), 403)
+        return "wrong PIN", 403, {}
     limiter.succeeded(client)
     session.clear()
     session.permanent = True
     session["keeper"] = True
     csrf_token()
-    return True, None
+    return None
 
 
 @bp.get("/keeper/login")
@@ -119,12 +118,10 @@ def login():
 
 @bp.post("/keeper/login")
 def login_post():
-    pin = request.form.get("pin", "")
-    ok, error = _check_pin(pin)
-    if not ok:
-        body, status, *rest = error
-        message = body.get_json()["error"]
-        return render_template("login.html", error=message, next=_safe_next(request.form.get("next"))), status, *rest
+    fault = _check_pin(request.form.get("pin", ""))
+    if fault:
+        reason, status, headers = fault
+        return render_template("login.html", error=reason, next=_safe_next(request.form.get("next"))), status, headers
     return redirect(_safe_next(request.form.get("next")))
 
 
@@ -133,9 +130,10 @@ def api_login():
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("pin"), str):
         return jsonify(error='send {"pin": "1234"} as JSON'), 400
-    ok, error = _check_pin(body["pin"])
-    if not ok:
-        return error
+    fault = _check_pin(body["pin"])
+    if fault:
+        reason, status, headers = fault
+        return jsonify(error=reason), status, headers
     return jsonify(ok=True, csrf_token=csrf_token())
 
 

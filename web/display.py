@@ -51,4 +51,6 @@ def photo(scan_id: str):
 @bp.get("/healthz")
 def health():
     snap = assistant().snapshot()
-    return jsonify(ok=True, version=snap["version"], device=snap["device"])
+    tiles = current_app.extensions["jantaku.tiles"]
+    return jsonify(ok=True, version=snap["version"],
+                   device={**snap["device"], "tiles": tiles.mode, "tiles_source": tiles.source})

@@ -51,11 +51,32 @@ const J = (() => {
     return digits ? out + digits + suit : out;
   }
 
+  // A tile picture from /tiles/, or a styled text tile ("5m" in its suit's colour, red fives red) when this
+  // device has no tile art and no CJK font: the first failed picture switches the page to text tiles.
+  let textTiles = false;
+  function textTile(code) {
+    const span = document.createElement("span");
+    span.className = `tile-text suit-${code[1]}` + (code[0] === "0" ? " red" : "");
+    span.textContent = code[0] === "0" ? `5${code[1]}` : code;
+    span.title = code;
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", code);
+    return span;
+  }
+
   function tileImg(code) {
+    if (textTiles) return textTile(code);
     const img = document.createElement("img");
-    img.src = `/static/tiles/${code}.png`;
+    img.src = `/tiles/${code}.png`;
     img.alt = code;
     img.title = code;
+    img.addEventListener("error", () => {
+      textTiles = true;
+      const span = textTile(code);
+      span.className += " " + img.className;
+      for (const [k, v] of Object.entries(img.dataset)) span.dataset[k] = v;
+      img.replaceWith(span);
+    }, { once: true });
     return img;
   }
 
@@ -102,7 +123,7 @@ const J = (() => {
     svg.setAttribute("viewBox", `0 0 ${image.width} ${image.height}`);
     svg.setAttribute("preserveAspectRatio", "none");
     const ns = "http://www.w3.org/2000/svg";
-    const size = Math.max(14, image.width / 60);
+    const size = Math.max(14, image.width / 50);
     for (const t of tiles || []) {
       const [x1, y1, x2, y2] = t.box;
       const r = document.createElementNS(ns, "rect");

@@ -25,7 +25,7 @@
     state = s;
     J.fillSeatSelects(s);
     const g = s.game;
-    $("game-title").textContent = g ? `${g.round} · ${g.honba} honba · ${g.riichi_sticks} sticks · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
+    $("game-title").textContent = g ? `${g.round} · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
     mini.replaceChildren();
     if (g) {
@@ -77,19 +77,29 @@
   }
 
   function drawRows() {
-    for (const row of document.querySelectorAll(".tile-row")) {
+    for (const row of document.querySelectorAll(".tile-row[data-for]")) {
       const input = $(row.dataset.for);
       const tiles = J.parseTiles(input.value);
       row.replaceChildren();
       (tiles || []).forEach((code, i) => {
         const img = J.tileImg(code);
+        img.dataset.index = String(i);
         if (selected && selected.field === input.id && selected.index === i) img.classList.add("selected");
-        img.addEventListener("click", () => {
-          selected = selected && selected.field === input.id && selected.index === i ? null : { field: input.id, index: i };
-          activeField = input.id;
-          drawRows();
-        });
         row.append(img);
+      });
+    }
+  }
+
+  // One listener per row (a picture that fails to load is swapped for a text tile, which keeps data-index).
+  function wireRows() {
+    for (const row of document.querySelectorAll(".tile-row[data-for]")) {
+      row.addEventListener("click", (ev) => {
+        const tile = ev.target.closest("[data-index]");
+        if (!tile) return;
+        const field = row.dataset.for, i = Number(tile.dataset.index);
+        selected = selected && selected.field === field && selected.index === i ? null : { field, index: i };
+        activeField = field;
+        drawRows();
       });
     }
   }
@@ -202,6 +212,7 @@
   }
 
   buildPicker();
+  wireRows();
   wire();
   refresh();
   // Follow changes made elsewhere (the panel, another keeper) without a reload.
