@@ -76,12 +76,9 @@ def _mpsz(value: Any) -> str:
         return value
     if isinstance(value, dict):
         return _mpsz(value.get("tiles"))
-    out = []
-    for t in value:
-        out.append(t if isinstance(t, str) else str(t))
     from table.tiles import parse_tiles, to_mpsz
 
-    text = "".join(out)
+    text = "".join(str(t) for t in value)
     try:
         return to_mpsz(parse_tiles(text), sort=False)
     except ValueError:
