@@ -56,8 +56,8 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")  # a local checkpoint of ours, never a download
     model.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-                warmup_epochs=warmup,
-                workers=2, pretrained=False, project=str(ROOT / "runs"), name=name, exist_ok=True, amp=False,
+                warmup_epochs=warmup, workers=2, pretrained=str(init) if init else False,
+                project=str(ROOT / "runs"), name=name, exist_ok=True, amp=False,
                 plots=False, fliplr=0.5, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=3, scale=0.5,
                 translate=0.1, hsv_h=0.02, patience=1000, save_period=1, seed=0, deterministic=False, val=True,
                 cache=False)
