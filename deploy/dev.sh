@@ -18,17 +18,17 @@ apt_install() {
 
 venv() {
     [ -x .venv/bin/python ] || python3 -m venv .venv
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[$1]"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${1:+[$1]}"
 }
 
 case "$what" in
     serve)
-        venv test >/dev/null
+        venv mcr >/dev/null || venv "" >/dev/null   # MCR scoring needs a compiler; serve runs without it
         exec .venv/bin/jantaku serve "$@"
         ;;
     test)
-        apt_install chromium fonts-dejavu-core fonts-ipafont-gothic fonts-ipafont-mincho fonts-arphic-ukai fonts-arphic-uming
-        venv test
+        apt_install chromium g++ python3-dev fonts-dejavu-core fonts-ipafont-gothic fonts-ipafont-mincho fonts-arphic-ukai fonts-arphic-uming
+        venv test,mcr
         .venv/bin/ruff check .
         exec .venv/bin/python -m pytest -q "$@"
         ;;

@@ -45,7 +45,7 @@ class Recognizer:
     """Two ONNX models and their class lists from `models/recognizer.json`."""
 
     def __init__(self, models: Path | str | None = None, threads: int | None = None,
-                 conf: float = 0.35, iou: float = 0.6) -> None:
+                 conf: float = 0.25, iou: float = 0.6) -> None:
         import onnxruntime as ort
 
         folder = Path(models or os.environ.get("JANTAKU_MODELS", MODELS))

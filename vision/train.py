@@ -64,7 +64,8 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool
     return run
 
 
-def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str) -> Path:
+def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str,
+                     init: Path | None = None, warmup: float = 3.0) -> Path:
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
@@ -72,9 +73,10 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
     if resume and last.exists():
         YOLO(str(last)).train(resume=True)
         return run
-    model = YOLO("yolov8n-cls.yaml")
+    model = YOLO(str(init)) if init else YOLO("yolov8n-cls.yaml")
     model.train(data=str(data / "cls"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=2,
-                pretrained=False, project=str(ROOT / "runs"), name=name, exist_ok=True, amp=False, plots=False,
+                pretrained=str(init) if init else False, warmup_epochs=warmup, project=str(ROOT / "runs"),
+                name=name, exist_ok=True, amp=False, plots=False,
                 fliplr=0.0, flipud=0.0, erasing=0.0, scale=0.15, hsv_h=0.01, hsv_s=0.4, hsv_v=0.4,
                 auto_augment=None, patience=1000, save_period=1, seed=0, deterministic=False)
     return run
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "detect":
         train_detector(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name, a.init, a.warmup)
     elif a.cmd == "classify":
-        train_classifier(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name)
+        train_classifier(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name, a.init, a.warmup)
     else:
         export(a.det, a.cls, a.out, a.det_imgsz, a.cls_imgsz, a.quantize)
     return 0

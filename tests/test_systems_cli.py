@@ -1,0 +1,122 @@
+"""`jantaku score --system zungjung|mcr`: the real command line (device.cli.main) and the JSONL stream."""
+
+import io
+import json
+
+import pytest
+
+from device.cli import main
+from table.systems_cli import score_stream
+
+
+def run(capsys, *argv):
+    code = main(["score", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_zungjung_human_form_names_patterns_and_payoff(capsys):
+    code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--system", "zungjung")
+    assert code == 0
+    assert "7.1 Pure Straight" in out and "Value  50 points" in out
+    # 50 > 25 on a discard: the two others pay 25, the discarder 3 x 50 - 50 = 100
+    assert "100 from the discarder, 25 from each of the other two" in out
+
+
+def test_zungjung_json_shape(capsys):
+    code, out, _ = run(capsys, "7z123m456p", "--win", "7z", "--meld", "pon:555z", "--meld", "pon:666z",
+                       "--system", "zj", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["system"] == "zungjung" and obj["valid"] is True
+    assert obj["total"] == 60  # 3.2.1 Little Three Dragons "true value is 60"
+    assert {"code": "3.2.1", "name": "Little Three Dragons", "points": 40} in obj["patterns"]
+    assert obj["payment"] == {"discarder": 130, "others": 25}
+
+
+def test_zungjung_self_draw_flags_and_flowers(capsys):
+    code, out, _ = run(capsys, "345p678s234s5m", "--win", "5m", "--meld", "kan:2222m", "--tsumo", "--rinshan",
+                       "--flowers", "1234f", "--system", "zungjung", "--json")
+    obj = json.loads(out)
+    assert code == 0
+    codes = sorted(p["code"] for p in obj["patterns"])
+    assert codes == ["1.3", "11.1.1", "11.1.1", "11.1.1", "11.1.2", "11.2.1", "4.3.1", "9.2"]
+    assert obj["total"] == 5 + 5 + 10 + 20 and obj["payment"] == {"each": 40}
+
+
+def test_zungjung_minimum_rejection_exits_1(capsys):
+    code, out, _ = run(capsys, "567s123p5m", "--win", "5m", "--meld", "chi:234m", "--meld", "pon:999p",
+                       "--system", "zungjung", "--minimum", "5")
+    assert code == 1 and "below the 5-point minimum" in out
+
+
+def test_mcr_json_shape_and_payment(capsys):
+    code, out, _ = run(capsys, "123456789m234s5p", "--win", "5p", "--tsumo", "--flowers", "1f", "--system", "mcr",
+                       "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["system"] == "mcr"
+    assert obj["total"] == 24 and obj["flowers"] == 1 and obj["fan_points"] == 23
+    assert {"number": 28, "name": "Pure Straight", "points": 16, "count": 1, "total": 16} in obj["fans"]
+    assert obj["payment"] == {"each": 32}  # 8 base + 24 from each of the three
+
+
+def test_mcr_human_form_below_minimum(capsys):
+    code, out, _ = run(capsys, "345p678s234s5m", "--win", "5m", "--meld", "chi:234m", "--system", "mcr")
+    assert code == 1 and "8-fan minimum" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["123m456m789m234p5p", "--win", "5p", "--system", "hk"], "unknown rule system"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--riichi"], "riichi rule"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--dora", "1m"], "dora"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "mcr", "--tenhou", "--tsumo"], "no blessings"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--haitei"], "add --tsumo"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--flowers", "5f"], "no bonus tile 5f"),
+        (["123m456m789m234p", "--win", "5p", "--system", "zj"], "13 tiles"),
+        (["123m456m789m234p5p", "--win", "5p", "--flowers", "1f"], "riichi has no such option"),
+    ],
+)
+def test_bad_input_exits_2_with_the_reason(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err
+
+
+def test_riichi_stays_the_default(capsys):
+    code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--riichi", "--json")
+    obj = json.loads(out)
+    assert code == 0 and "yaku" in obj and "patterns" not in obj
+
+
+def test_jsonl_stream_scores_each_line_and_reports_bad_lines():
+    lines = io.StringIO(
+        '{"hand": "123m456m789m234p5p", "win": "5p"}\n'
+        '\n'
+        '{"hand": "1112345678999m", "win": "5m", "self_drawn": true}\n'
+        '{"hand": "123m", "win": "5p"}\n'
+        'not json\n'
+    )
+    out = io.StringIO()
+    status = score_stream(lines, out, system="zungjung")
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert status == 2 and len(results) == 4
+    assert results[0]["total"] == 50 and results[0]["payment"] == {"discarder": 100, "others": 25}
+    assert results[1]["total"] == 480 and results[1]["limit"] == "single" and results[1]["payment"] == {"each": 480}
+    assert results[2]["bad_input"] and "13 tiles" in results[2]["error"]
+    assert results[3]["bad_input"] and "not JSON" in results[3]["error"]
+
+
+def test_jsonl_stream_for_mcr_with_melds_and_flowers():
+    line = json.dumps({"hand": "123p123s123p789s1m", "win": "1m", "flowers": "2g", "seat": "S", "round": "E"})
+    out = io.StringIO()
+    assert score_stream(io.StringIO(line + "\n"), out, system="mcr") == 0
+    obj = json.loads(out.getvalue())
+    assert obj["total"] == 13 and obj["fan_points"] == 12  # the text's exclusionary-rule hand + one flower
+    assert obj["payment"] == {"discarder": 21, "others": 8}
+
+
+def test_jsonl_command_reads_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"hand": "123m456m789m234p5p", "win": "5p", "tsumo": true}\n'))
+    code = main(["score", "--jsonl", "--system", "zungjung"])
+    obj = json.loads(capsys.readouterr().out)
+    assert code == 0 and obj["total"] == 50 and obj["payment"] == {"each": 50}
