@@ -1,10 +1,14 @@
-"""The events of a game: everything that changes the score at a riichi table, as plain JSON-able values.
+"""The events of a game: everything that changes the score at the table, as plain JSON-able values.
+
+Riichi is the main system; Zung Jung and MCR games use the same events (a win carries the hand's
+`value` instead of han/fu, and the riichi-only events are refused by the reducer under those rules).
 
 The log of events is the truth; the score is a fold over it (`table.game.fold`). An event records what
 happened at the table, never a derived number, with one deliberate exception: a win stores the hand's
 price (`payment`) as the scorer gave it when the hand was entered, so an old game replays to the same
 numbers even if the scoring code or a preset changes later. A hand-written event may leave `payment`
-out and give han/fu/yakuman; the reducer prices it with the game's preset.
+out and give han/fu/yakuman; the reducer prices it with the game's preset. A Zung Jung or MCR win stores
+its value (points, fan): what each seat pays follows from it and the system's payment rule.
 
 Seats are 0..3 in the order the players were given (seat 0 is the first dealer, chiicha).
 The JSON form of each event is `{"type": <TYPE>, ...fields}`; README "Keeping a game" documents it.
@@ -96,10 +100,13 @@ class HandValue:
 
 @dataclass(frozen=True, slots=True)
 class Win:
-    """One winner's hand: priced (`payment`), or han/fu/yakuman to be priced by the preset.
+    """One winner's hand: priced (`payment`), or han/fu/yakuman to be priced by the preset (riichi); or,
+    under Zung Jung and MCR, the hand's `value` (Zung Jung points, MCR fan with flowers), which the
+    preset's payment rule turns into money.
 
-    `yaku` ((name, han) pairs) and `hand` (MPSZ text) are kept for the record and the scoreboard; they
-    never change the score. Presets with flat payments (uspml) need none of the numbers.
+    `yaku` ((name, han) pairs), `patterns` ((name, points) pairs of a Zung Jung or MCR hand) and `hand`
+    (MPSZ text) are kept for the record and the scoreboard; they never change the score. Presets with
+    flat payments (uspml) need none of the numbers.
     """
 
     seat: int
@@ -109,6 +116,8 @@ class Win:
     payment: HandValue | None = None
     yaku: tuple[tuple[str, int], ...] = ()
     hand: str | None = None
+    value: int = 0
+    patterns: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat}
@@ -120,6 +129,10 @@ class Win:
             out["payment"] = self.payment.to_json()
         if self.yaku:
             out["yaku"] = [{"name": name, "han": han} for name, han in self.yaku]
+        if self.value:
+            out["value"] = self.value
+        if self.patterns:
+            out["patterns"] = [{"name": name, "points": points} for name, points in self.patterns]
         if self.hand:
             out["hand"] = self.hand
         return out
@@ -128,7 +141,7 @@ class Win:
     def from_json(cls, data: Any) -> Win:
         if not isinstance(data, Mapping):
             raise InputError(f"a win must be an object with a \"seat\", not {data!r}")
-        unknown = set(data) - {"seat", "han", "fu", "yakuman", "payment", "yaku", "hand"}
+        unknown = set(data) - {"seat", "han", "fu", "yakuman", "payment", "yaku", "hand", "value", "patterns"}
         if unknown:
             raise InputError(f"a win has unknown fields: {', '.join(sorted(unknown))}")
         if "seat" not in data:
@@ -136,6 +149,9 @@ class Win:
         yaku = data.get("yaku") or []
         if not isinstance(yaku, list) or not all(isinstance(y, Mapping) and "name" in y for y in yaku):
             raise InputError("yaku must be a list of {\"name\", \"han\"} objects")
+        patterns = data.get("patterns") or []
+        if not isinstance(patterns, list) or not all(isinstance(p, Mapping) and "name" in p for p in patterns):
+            raise InputError("patterns must be a list of {\"name\", \"points\"} objects")
         return cls(
             seat=_seat(data["seat"], "winner"),
             han=_int(data.get("han", 0), "han"),
@@ -144,6 +160,8 @@ class Win:
             payment=None if data.get("payment") is None else HandValue.from_json(data["payment"]),
             yaku=tuple((str(y["name"]), _int(y.get("han", 0), "yaku han")) for y in yaku),
             hand=None if data.get("hand") is None else str(data["hand"]),
+            value=_int(data.get("value", 0), "value"),
+            patterns=tuple((str(p["name"]), _int(p.get("points", 0), "pattern points")) for p in patterns),
         )
 
 
@@ -185,14 +203,23 @@ class RiichiDeclared(Event):
 
 @dataclass(frozen=True, slots=True)
 class Ron(Event):
-    """One or more winners on one discard. Which of them score (head bump, triple ron) is the preset's call."""
+    """One or more winners on one discard. Which of them score (head bump, triple ron) is the preset's call.
+
+    `first_discarder` is Zung Jung's same-round immunity: the seat that first discarded the winning tile
+    between the winner's last discard and the win, who is responsible instead of the discarder (nobody
+    is when it was the winner). None: the discarder is responsible. Other systems refuse it.
+    """
 
     type: ClassVar[str] = "ron"
     discarder: int
     wins: tuple[Win, ...]
+    first_discarder: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "discarder": self.discarder, "wins": [w.to_json() for w in self.wins]}
+        out: dict[str, Any] = {"type": self.type, "discarder": self.discarder, "wins": [w.to_json() for w in self.wins]}
+        if self.first_discarder is not None:
+            out["first_discarder"] = self.first_discarder
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +366,9 @@ def event_from_json(data: Any) -> Event:
         wins = need("wins")
         if not isinstance(wins, list) or not wins:
             raise InputError("ron needs \"wins\": a list of one to three winners")
-        return Ron(_seat(need("discarder"), "discarder"), tuple(Win.from_json(w) for w in wins))
+        first = data.get("first_discarder")
+        return Ron(_seat(need("discarder"), "discarder"), tuple(Win.from_json(w) for w in wins),
+                   None if first is None else _seat(first, "first discarder"))
     if kind == "tsumo":
         return Tsumo(Win.from_json(need("win")))
     if kind == "draw":

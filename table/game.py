@@ -9,6 +9,12 @@ Money flow follows the preset's `GameRules` (`table.game_rules`): honba (counter
 the table (kyoutaku), tenpai payments (noten bappu), dealer repeats (renchan), head bump (atamahane),
 liability (pao), chombo, busting (tobi), agari-yame, the West-round extension, and the final
 settlement with uma, oka and the tie rule.
+
+Zung Jung and MCR games (`GameRules.system`) go through the same events: a win carries the hand's value
+(points, fan), priced by `table.zungjung.zungjung_payoff` (with same-round immunity) or
+`table.mcr.mcr_payment`; the deal passes after every hand, a draw pays nothing, the game is four
+rotations (16 hands), and the riichi-only events (riichi, pao, chombo, abortive draws, tenpai at a draw)
+are refused with the reason.
 """
 
 from __future__ import annotations
@@ -36,8 +42,24 @@ from table.events import (
     Win,
 )
 from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
+from table.mcr import mcr_payment
+from table.zungjung import PATTERNS as ZUNGJUNG_PATTERNS
+from table.zungjung import zungjung_payoff
 
 WIND_NAMES = ("East", "South", "West", "North")
+SYSTEM_TITLES = {"riichi": "Riichi", "zungjung": "Zung Jung", "mcr": "MCR"}
+A_SYSTEM = {"riichi": "a riichi", "zungjung": "a Zung Jung", "mcr": "an MCR"}
+VALUE_UNITS = {"zungjung": "points", "mcr": "fan"}
+ZUNGJUNG_MAX = max(points for _, points in ZUNGJUNG_PATTERNS.values())
+"""No Zung Jung hand is worth more than its biggest pattern (a pattern of 320 or more scores alone)."""
+
+
+def round_label(system: str, round_wind: int, hand_number: int) -> str:
+    """"East 3" (riichi, MCR: the table wind and the dealer's turn in it), or "Hand 7" for Zung Jung,
+    which has no table wind: its 16 hands are numbered."""
+    if system == "zungjung":
+        return f"Hand {round_wind * 4 + hand_number}"
+    return f"{WIND_NAMES[round_wind]} {hand_number}"
 MANGAN_BASE = 2000
 YAKUMAN_BASE = 8000
 
@@ -86,21 +108,35 @@ class HandResult:
     reason: str = ""
     wins: tuple[Win, ...] = ()
     offender: int | None = None
+    system: str = "riichi"
+    first_discarder: int | None = None
+    """Zung Jung same-round immunity: who first discarded the winning tile (None: not given)."""
 
     @property
     def round_name(self) -> str:
-        return f"{WIND_NAMES[self.round_wind]} {self.hand_number}"
+        return round_label(self.system, self.round_wind, self.hand_number)
 
     def summary(self, players: Sequence[str]) -> str:
-        """One line for people: "East 1-0: ron, Bob from Cid"."""
-        where = f"{self.round_name}-{self.honba}"
+        """One line for people: "East 1-0: ron, Bob from Cid" (Zung Jung, MCR: no counter: "Hand 1: ...")."""
+        where = f"{self.round_name}-{self.honba}" if self.system == "riichi" else self.round_name
         if self.kind == "ron":
             names = ", ".join(players[s] for s in self.winners)
             text = f"ron, {names} from {players[self.discarder or 0]}"
             if self.bumped:
-                text += f" (head bump over {', '.join(players[s] for s in self.bumped)})"
+                head = "head bump" if self.system == "riichi" else "interception"
+                text += f" ({head} over {', '.join(players[s] for s in self.bumped)})"
+            first = self.first_discarder
+            if first is not None and first != self.discarder:
+                who = "nobody" if first in self.winners else players[first]
+                text += f" (same-round immunity: {who} responsible)"
+            if self.system != "riichi":
+                text += f", {_values(self.wins, self.winners, self.system)}"
+        elif self.kind == "tsumo" and self.system != "riichi":
+            text = f"tsumo, {players[self.winners[0]]}, {_values(self.wins, self.winners, self.system)}"
         elif self.kind == "tsumo":
             text = f"tsumo, {players[self.winners[0]]}"
+        elif self.kind == "draw" and self.system != "riichi":
+            text = "draw"
         elif self.kind == "draw":
             text = "draw, tenpai: " + (", ".join(players[s] for s in self.tenpai) or "none")
             if self.nagashi:
@@ -117,8 +153,14 @@ class HandResult:
             "deltas": list(self.deltas), "points": list(self.points), "winners": list(self.winners),
             "discarder": self.discarder, "bumped": list(self.bumped), "tenpai": list(self.tenpai),
             "nagashi": list(self.nagashi), "reason": self.reason, "wins": [w.to_json() for w in self.wins],
-            "offender": self.offender,
+            "offender": self.offender, "first_discarder": self.first_discarder,
         }
+
+
+def _values(wins: Sequence[Win], winners: Sequence[int], system: str) -> str:
+    """"30 points" / "12 fan" of the scoring win."""
+    win = next((w for w in wins if w.seat in winners), None)
+    return f"{win.value if win else 0} {VALUE_UNITS.get(system, 'points')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +199,12 @@ class GameState:
 
     @property
     def round_name(self) -> str:
-        return f"{WIND_NAMES[self.round_wind]} {self.hand_number}"
+        return round_label(self.rules.system, self.round_wind, self.hand_number)
+
+    @property
+    def system(self) -> str:
+        """"riichi", "zungjung" or "mcr": what prices a win and which events make sense."""
+        return self.rules.system
 
     @property
     def seat_winds(self) -> tuple[int, int, int, int]:
@@ -173,11 +220,12 @@ class GameState:
         return {
             "players": list(self.players),
             "preset": self.preset,
+            "system": self.rules.system,
             "started_at": self.started_at,
             "points": list(self.points),
             "dealer": self.dealer,
             "seat_winds": [WIND_NAMES[w] for w in self.seat_winds],
-            "round_wind": WIND_NAMES[self.round_wind],
+            "round_wind": None if self.rules.system == "zungjung" else WIND_NAMES[self.round_wind],
             "hand_number": self.hand_number,
             "round": self.round_name,
             "honba": self.honba,
@@ -318,10 +366,17 @@ def apply(state: GameState, event: Event) -> GameState:
 # -- events within a hand -------------------------------------------------------------------------------
 
 
+def _not_here(rules: GameRules, what: str) -> str:
+    """Why a riichi-only event cannot be recorded in a Zung Jung or MCR game."""
+    return f"{SYSTEM_TITLES[rules.system]} has no {what}: that is a riichi rule (this game uses the {rules.name} rules)"
+
+
 def _riichi(state: GameState, event: RiichiDeclared) -> GameState:
     rules, seat = state.rules, event.seat
     name = state.players[seat]
     if not rules.riichi_allowed:
+        if rules.system != "riichi":
+            raise InputError(_not_here(rules, "riichi"))
         raise InputError(f"the {rules.name} rules have no riichi")
     if state.riichi[seat]:
         raise InputError(f"{name} has already declared riichi this hand")
@@ -339,6 +394,8 @@ def _riichi(state: GameState, event: RiichiDeclared) -> GameState:
 
 def _pao(state: GameState, event: Pao) -> GameState:
     if not state.rules.pao:
+        if state.rules.system != "riichi":
+            raise InputError(_not_here(state.rules, "pao (liability for a yakuman)"))
         raise InputError(f"the {state.rules.name} rules have no pao (liability)")
     if event.winner == event.liable:
         raise InputError("a player cannot be liable (pao) for their own hand")
@@ -417,6 +474,13 @@ def _ron(state: GameState, event: Ron) -> GameState:
         raise InputError("a winner is listed twice")
     if not 1 <= len(seats) <= 3:
         raise InputError("a ron has one to three winners")
+    if event.first_discarder is not None and rules.system != "zungjung":
+        raise InputError(f"same-round immunity (first_discarder) is a Zung Jung rule; the {rules.name} rules "
+                         "make the discarder pay")
+    if rules.system != "riichi":
+        return _system_ron(state, event)
+    for win in event.wins:
+        _check_riichi_win(state, win)
     # Nearest to the discarder's right (shimocha) first: the order of head bump and of stick collection.
     wins = sorted(event.wins, key=lambda w: (w.seat - discarder) % 4)
     if len(wins) == 3 and rules.triple_ron_aborts:
@@ -449,6 +513,9 @@ def _ron(state: GameState, event: Ron) -> GameState:
 
 def _tsumo(state: GameState, event: Tsumo) -> GameState:
     rules, win = state.rules, event.win
+    if rules.system != "riichi":
+        return _system_tsumo(state, event)
+    _check_riichi_win(state, win)
     value = _price(state, win, tsumo=True)
     dealer = state.dealer
     deltas = [0, 0, 0, 0]
@@ -473,6 +540,66 @@ def _tsumo(state: GameState, event: Tsumo) -> GameState:
     keep = win.seat == dealer and rules.renchan_on_dealer_win
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1 if keep else 0,
                       pot=0, ending="win")
+
+
+def _check_riichi_win(state: GameState, win: Win) -> None:
+    if win.value or win.patterns:
+        raise InputError(f"{state.players[win.seat]}'s win gives a Zung Jung or MCR value; the {state.rules.name} "
+                         "rules price a win by han and fu, a yakuman count or its payment")
+
+
+# -- Zung Jung and MCR --------------------------------------------------------------------------------------
+
+
+def _system_value(state: GameState, win: Win) -> int:
+    """The hand's value (Zung Jung points, MCR fan with flowers), checked against the system's bounds."""
+    rules = state.rules
+    name, unit = state.players[win.seat], VALUE_UNITS[rules.system]
+    if win.payment is not None or win.han or win.fu or win.yakuman or win.yaku:
+        raise InputError(f"{name}'s win is given in riichi terms (han, fu, yakuman or a payment); "
+                         f"{A_SYSTEM[rules.system]} win needs its value in {unit}")
+    if win.value < 1:
+        raise InputError(f"{name}'s win needs its value in {unit} (or the tiles of the hand, scored on the spot)")
+    from table.presets import get_preset
+
+    minimum = get_preset(state.preset).hand.win_minimum
+    if win.value < minimum:
+        raise InputError(f"{name}'s hand is worth {win.value} {unit}, below the {minimum}-{unit.rstrip('s')} minimum "
+                         "to win: not a win")
+    if rules.system == "zungjung" and win.value > ZUNGJUNG_MAX:
+        raise InputError(f"{name}'s hand cannot be worth {win.value} points: no Zung Jung hand is worth more than "
+                         f"{ZUNGJUNG_MAX}")
+    return win.value
+
+
+def _system_ron(state: GameState, event: Ron) -> GameState:
+    """One winner (interception: the claimant first in turn after the discarder); the system's payment."""
+    rules, discarder = state.rules, event.discarder
+    wins = sorted(event.wins, key=lambda w: (w.seat - discarder) % 4)
+    for win in wins:
+        _system_value(state, win)
+    win, bumped = wins[0], tuple(w.seat for w in wins[1:])
+    if rules.system == "zungjung":
+        pay = zungjung_payoff(win.value, win.seat, self_drawn=False, discarder=discarder,
+                              first_discarder=event.first_discarder, scheme=rules.zungjung_payoff)
+    else:
+        pay = mcr_payment(win.value, win.seat, self_drawn=False, discarder=discarder, base=rules.mcr_base)
+    deltas = list(pay.deltas)
+    result = _result(state, "ron", deltas, winners=(win.seat,), discarder=discarder, bumped=bumped, wins=(win,),
+                     first_discarder=event.first_discarder)
+    return _next_hand(state, deltas, result, keep_deal=False, honba=0, pot=0, ending="win")
+
+
+def _system_tsumo(state: GameState, event: Tsumo) -> GameState:
+    rules, win = state.rules, event.win
+    _system_value(state, win)
+    if rules.system == "zungjung":
+        pay = zungjung_payoff(win.value, win.seat, self_drawn=True, scheme=rules.zungjung_payoff)
+    else:
+        pay = mcr_payment(win.value, win.seat, self_drawn=True, base=rules.mcr_base)
+    deltas = list(pay.deltas)
+    result = _result(state, "tsumo", deltas, winners=(win.seat,), wins=(win,))
+    return _next_hand(state, deltas, result, keep_deal=False, honba=0, pot=0, ending="win")
 
 
 def _tsumo_share(value: HandValue, payer: int, winner: int, dealer: int) -> int:
@@ -503,6 +630,12 @@ def _collect_pot(state: GameState, winners: list[int], deltas: list[int]) -> Non
 def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
     rules = state.rules
     tenpai, nagashi = set(event.tenpai), set(event.nagashi)
+    if rules.system != "riichi":
+        if tenpai or nagashi:
+            raise InputError(_not_here(rules, "tenpai or nagashi mangan at a draw") + "; a drawn hand pays nothing: "
+                             "record the draw without tenpai seats")
+        result = _result(state, "draw", [0, 0, 0, 0])
+        return _next_hand(state, [0, 0, 0, 0], result, keep_deal=False, honba=0, pot=state.pot, ending="draw")
     for seat in range(4):
         if state.riichi[seat] and seat not in tenpai:
             raise InputError(
@@ -549,6 +682,8 @@ def _abort(state: GameState, reason: str, *, check: bool) -> GameState:
     if check:
         if reason not in ABORTIVE_REASONS:
             raise InputError(f"unknown abortive draw {reason!r}: use one of {', '.join(ABORTIVE_REASONS)}")
+        if rules.system != "riichi":
+            raise InputError(_not_here(rules, "abortive draw"))
         if reason not in rules.abortive_draws:
             allowed = ", ".join(r for r in ABORTIVE_REASONS if r in rules.abortive_draws) or "none"
             raise InputError(f"the {rules.name} rules do not allow a {reason} abortive draw (allowed: {allowed})")
@@ -563,6 +698,11 @@ def _abort(state: GameState, reason: str, *, check: bool) -> GameState:
 def _chombo(state: GameState, event: Chombo) -> GameState:
     rules, seat = state.rules, event.seat
     if rules.chombo_mode == "none":
+        if rules.system == "mcr":
+            raise InputError(_not_here(rules, "chombo") + "; record MCR's penalty as an adjustment (below the "
+                             "minimum: 10 to each player; false mahjong: 20 to each)")
+        if rules.system != "riichi":
+            raise InputError(_not_here(rules, "chombo") + "; record a penalty as an adjustment")
         raise InputError(f"the {rules.name} rules have no chombo penalty; record an adjustment instead")
     deltas = [0, 0, 0, 0]
     penalties = list(state.penalties)
@@ -595,6 +735,7 @@ def _result(state: GameState, kind: str, deltas: list[int], **fields: Any) -> Ha
         kind=kind,
         deltas=tuple(deltas),  # type: ignore[arg-type]
         points=points,  # type: ignore[arg-type]
+        system=state.rules.system,
         **fields,
     )
 
@@ -609,11 +750,13 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
         dealer = (dealer + 1) % 4
         if dealer == 0:
             round_wind += 1
+    # After North 4 (a 16-hand Zung Jung or MCR game) there is no next hand: the last one stays the current one.
+    shown_dealer, shown_round = (state.dealer, state.round_wind) if round_wind > 3 else (dealer, round_wind)
     new = _evolve(
         state,
         points=points,
-        dealer=dealer,
-        round_wind=round_wind,
+        dealer=shown_dealer,
+        round_wind=shown_round,
         honba=honba,
         pot=pot,
         riichi=(False,) * 4,
@@ -622,7 +765,7 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
         results=result.number,
         last_hand=result,
     )
-    last_round = 0 if rules.length == "east" else 1
+    last_round = {"east": 0, "south": 1, "north": 3}[rules.length]
     target = rules.west_target
     all_last = state.dealer == 3 and state.round_wind >= last_round
     if rules.busting and any(p < 0 for p in points):
@@ -642,7 +785,7 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
     if round_wind > last_round:
         if rules.west_extension and round_wind == last_round + 1 and all(p < target for p in points):
             return new
-        return _finish(new, f"{WIND_NAMES[state.round_wind]} {state.hand_number} finished")
+        return _finish(new, f"{state.round_name} finished")
     return new
 
 

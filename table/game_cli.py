@@ -3,6 +3,10 @@
 Every command acts on the newest game in the database (`--game ID` picks another) and prints the
 score after it. Seats can be named by number (0-3, in the order the players were given), by player
 name, or by the current seat wind (E S W N, east ... north).
+
+Zung Jung and MCR games (`--rules zungjung|mcr`) use the same commands: a win is the tiles (scored on
+the spot by `table.zungjung` / `table.mcr`, as `jantaku score --system ...` does) or its value
+(`--points N` for Zung Jung, `--fans N` for MCR); riichi-only commands and options are refused.
 """
 
 from __future__ import annotations
@@ -53,7 +57,8 @@ class _WinOption(argparse.Action):
 
 
 def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
-    group = parser.add_argument_group("the hand: han/fu/yakuman, or the tiles (scored on the spot)")
+    group = parser.add_argument_group("the hand: han/fu/yakuman (riichi), --points (Zung Jung), --fans (MCR), "
+                                      "or the tiles (scored on the spot)")
     group.add_argument("--han", type=int, action=_WinOption, help="han of the hand (with --fu)")
     group.add_argument("--fu", type=int, action=_WinOption, help="fu of the hand (below 5 han)")
     group.add_argument("--yakuman", type=int, action=_WinOption, help="number of yakuman (1, or 2 for a double)")
@@ -64,11 +69,19 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
                        help="a called meld, e.g. pon:777z (repeatable)")
     group.add_argument("--dora", action=_WinOption, repeat=True, metavar="TILES", help="dora indicator(s)")
     group.add_argument("--ura", action=_WinOption, repeat=True, metavar="TILES", help="ura dora indicator(s)")
+    group.add_argument("--points", type=int, action=_WinOption, help="Zung Jung: the hand's value in points")
+    group.add_argument("--fans", type=int, action=_WinOption, help="MCR: the hand's value in fan, flowers included")
+    group.add_argument("--flowers", action=_WinOption, metavar="TILES",
+                       help="Zung Jung / MCR: declared flowers 1f-4f and seasons 1g-4g (with the tiles)")
+    group.add_argument("--last-of-kind", action=_WinOption, nargs=0, const=True,
+                       help="MCR 58 Last Tile: the winning tile is the last of its kind")
     flags = ["--ippatsu", "--double-riichi"]
     flags += ["--rinshan", "--haitei", "--tenhou", "--chiihou"] if tsumo else ["--chankan", "--houtei", "--renhou"]
     for flag in flags:
         group.add_argument(flag, action=_WinOption, nargs=0, const=True, help=argparse.SUPPRESS)
-    group.description = "Situation flags: " + " ".join(flags) + ". Riichi comes from the game (declared seats)."
+    group.description = ("Situation flags: " + " ".join(flags) + ". Riichi comes from the game (declared seats). "
+                         "Zung Jung / MCR read --rinshan as out on the replacement tile, --chankan as robbing the "
+                         "quad, --haitei/--houtei as the last tile, --tenhou/--chiihou as blessings of heaven/earth.")
 
 
 # -- registration ---------------------------------------------------------------------------------------
@@ -98,6 +111,9 @@ def register(commands, bench) -> None:
                                    "Options before the first --winner apply to every winner.")
     p.add_argument("--from", dest="discarder", required=True, metavar="SEAT", help="who discarded")
     p.add_argument("--winner", action=_WinnerAction, required=True, metavar="SEAT")
+    p.add_argument("--first-from", dest="first_discarder", metavar="SEAT",
+                   help="Zung Jung same-round immunity: who first discarded the winning tile since the winner's "
+                        "last discard (they pay instead of the discarder; if that was the winner, all pay the same)")
     _add_hand_options(p, tsumo=False)
     p.set_defaults(func=_cmd_ron, winners=None, win_defaults=None)
 
@@ -218,6 +234,12 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
     from table.events import HandValue, Win
 
     name = state.players[seat]
+    if state.rules.system != "riichi":
+        return _build_system_win(state, seat, options, tsumo=tsumo)
+    for option in ("points", "fans", "flowers", "last_of_kind"):
+        if options.get(option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise InputError(f"{name}: {flag} is for Zung Jung or MCR games; the {state.preset} rules are riichi")
     manual = any(options.get(k) is not None for k in ("han", "fu", "yakuman"))
     tiles = options.get("hand") is not None or options.get("win") is not None
     if manual and tiles:
@@ -280,6 +302,53 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
                hand=text)
 
 
+_RIICHI_ONLY = ("han", "fu", "yakuman", "dora", "ura", "ippatsu", "double_riichi", "renhou")
+_SITUATION = ("rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "last_of_kind")
+
+
+def _build_system_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
+    """A Zung Jung or MCR Win: its value as given (--points / --fans), or the tiles scored on the spot with
+    the game's seat wind (and, for MCR, the table wind)."""
+    from table.events import Win
+    from table.game import A_SYSTEM
+
+    system, name = state.rules.system, state.players[seat]
+    value_option, other_option = ("points", "fans") if system == "zungjung" else ("fans", "points")
+    for option in _RIICHI_ONLY:
+        if options.get(option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise InputError(f"{name}: {flag} is a riichi option; {A_SYSTEM[system]} win is the tiles "
+                             f"(--hand/--win) or --{value_option} N")
+    if options.get(other_option) is not None:
+        raise InputError(f"{name}: --{other_option} is for {'MCR' if system == 'zungjung' else 'Zung Jung'}; "
+                         f"{A_SYSTEM[system]} hand's value is --{value_option} N")
+    value = options.get(value_option)
+    tiles = options.get("hand") is not None or options.get("win") is not None
+    if value is not None and tiles:
+        raise InputError(f"{name}: give either --{value_option} or --hand/--win, not both")
+    if value is not None:
+        extra = [o for o in ("flowers", *_SITUATION) if options.get(o)]
+        if extra:
+            raise InputError(f"{name}: --{extra[0].replace('_', '-')} counts only when the tiles are scored; "
+                             f"--{value_option} is the hand's whole value")
+        if value < 1:
+            raise InputError(f"{name}: --{value_option} must be 1 or more, not {value}")
+        return Win(seat, value=value)
+    if not tiles:
+        raise InputError(f"{name}: give the hand (--hand TILES --win TILE) or --{value_option} N")
+    if options.get("hand") is None or options.get("win") is None:
+        raise InputError(f"{name}: a hand needs both --hand (without the winning tile) and --win")
+    from table.system_win import scored_win
+
+    return scored_win(
+        state, seat, options["hand"], options["win"], options.get("meld") or [], tsumo=tsumo,
+        flowers=options.get("flowers") or "", last_tile=bool(options.get("haitei") or options.get("houtei")),
+        replacement=bool(options.get("rinshan")), robbing_quad=bool(options.get("chankan")),
+        heaven=bool(options.get("tenhou")), earth=bool(options.get("chiihou")),
+        last_of_kind=bool(options.get("last_of_kind")),
+    )
+
+
 def _check_sets_and_pair(hand) -> None:
     """The USPML beginner game's complete hand: four sets (pon or chi) and a pair, no yaku needed."""
     from table.waits import waits
@@ -322,8 +391,18 @@ def format_state(state, game_id: int | None = None) -> str:
 
     head = f"game {game_id} " if game_id is not None else ""
     where = f"game over after {state.last_hand.round_name}" if state.over and state.last_hand else state.round_name
-    lines = [f"{head}[{state.preset}] {where}, honba {state.honba}, "
-             + (f"riichi sticks {state.riichi_sticks}" if state.rules.riichi_allowed else f"pool {state.pot}")]
+    if state.rules.system != "riichi":
+        # No counters or sticks: say how far into the 16 hands the game is (and MCR's table wind is in the name).
+        if state.over:
+            where += f", {state.hands_played} of 16 hands played"
+        elif state.rules.system == "zungjung":
+            where += " of 16"
+        else:
+            where += f", hand {state.round_wind * 4 + state.dealer + 1} of 16"
+        lines = [f"{head}[{state.preset}] {where}"]
+    else:
+        lines = [f"{head}[{state.preset}] {where}, honba {state.honba}, "
+                 + (f"riichi sticks {state.riichi_sticks}" if state.rules.riichi_allowed else f"pool {state.pot}")]
     for seat, name in enumerate(state.players):
         mark = " riichi" if state.riichi[seat] else ""
         dealer = " (dealer)" if seat == state.dealer and not state.over else ""
@@ -336,6 +415,9 @@ def format_state(state, game_id: int | None = None) -> str:
     if state.over:
         lines.append(f"game over: {state.over_reason}")
         for s in state.standings:
+            if state.rules.system != "riichi":  # no uma, oka or penalties: the points are the result
+                lines.append(f"  {s.rank}. {s.name:<16} {s.raw:>+7d}")
+                continue
             lines.append(f"  {s.rank}. {s.name:<16} raw {s.raw:>7}  uma {s.uma:+d}  oka {s.oka:+d}  "
                          f"penalty {s.penalty:+d}  net {s.net:+g}")
     return "\n".join(lines)
@@ -376,7 +458,8 @@ def _cmd_ron(args) -> int:
             if seat == discarder:
                 raise InputError(f"{state.players[seat]} discarded the tile and cannot win on it")
             wins.append(_build_win(state, seat, options, tsumo=False))
-        return Ron(discarder, tuple(wins))
+        first = None if args.first_discarder is None else resolve_seat(state, args.first_discarder)
+        return Ron(discarder, tuple(wins), first)
 
     return _record(args, make)
 

@@ -2,13 +2,13 @@
 
 Every preset sets every field explicitly, so a reader can compare presets line by line and nothing
 depends on a default. Points are in the preset's own unit: riichi presets count in points (25000),
-the USPML beginner game counts in its small tokens (20).
+the USPML beginner game counts in its small tokens (20), Zung Jung and MCR in their own points from 0.
 
 Sources (see `../shared/research/product-and-rules.md` §2 for the citations behind each cell):
 tenhou (tenhou.net ranked rules), mahjongsoul (ranked 4-player), wrc (WRC 2022), ema (EMA 2016),
 mleague, naro1 (`rules/naro1-tournament-rules.txt`), club (`rules/riichi-club-rulebook.txt`),
-uspml (`rules/uspml-beginner-rules.txt`). Where the sources disagree, the preset's comment says
-which one we follow.
+uspml (`rules/uspml-beginner-rules.txt`), zungjung and mcr (`rules/sdmc-zungjung-riichi-mcr.txt`).
+Where the sources disagree, the preset's comment says which one we follow.
 """
 
 from __future__ import annotations
@@ -44,6 +44,15 @@ class GameRules:
 
     name: str
     title: str
+    system: Literal["riichi", "zungjung", "mcr"]
+    """What prices a win: riichi han/fu (`table.scoring`; flat payments where `fixed_payments` is set),
+    Zung Jung 3.3 points (`table.zungjung`) or MCR fan (`table.mcr`). Riichi sticks, counters, tenpai
+    payments, pao and chombo are riichi rules: the other two systems have none of them."""
+    zungjung_payoff: Literal["standard", "uniform"]
+    """Zung Jung: how the winner's 3 x value is split (standard: the discarder pays beyond 25 each; uniform:
+    everybody pays the value). Ignored by the other systems."""
+    mcr_base: int
+    """MCR: what every other player pays the winner before the hand's value (8); 0 elsewhere."""
     # -- points ---------------------------------------------------------------------------------
     starting_points: int
     """Points each seat starts with (haikyuu genten)."""
@@ -104,8 +113,9 @@ class GameRules:
     penalty_affects_rank: bool
     """Whether end-of-game penalties count before placement (NARO-1) or after uma (EMA, WRC)."""
     # -- end of game -----------------------------------------------------------------------------
-    length: Literal["east", "south"]
-    """Last round of a normal game: "east" (tonpuusen) or "south" (hanchan, ends after South 4)."""
+    length: Literal["east", "south", "north"]
+    """Last round of a normal game: "east" (tonpuusen), "south" (hanchan, ends after South 4) or "north"
+    (four full rotations of the deal, 16 hands: Zung Jung and MCR, where the deal always passes)."""
     busting: bool
     """The game ends when a seat goes below zero (tobi). Zero itself is not a bust."""
     agari_yame: bool
@@ -129,6 +139,20 @@ class GameRules:
             raise ValueError(f"{self.name}: unknown abortive draws {sorted(unknown)}")
         if sum(self.uma) != 0:
             raise ValueError(f"{self.name}: uma must sum to zero, got {self.uma}")
+        if self.system != "riichi":
+            riichi_only = {
+                "riichi": self.riichi_allowed, "counters": self.honba_value, "tenpai payments":
+                self.tenpai_payment_total or self.noten_pool_payment, "pao": self.pao, "nagashi mangan":
+                self.nagashi_mangan, "abortive draws": self.abortive_draws, "flat payments": self.fixed_payments,
+                "a chombo penalty": self.chombo_mode != "none", "dealer repeats": self.renchan_on_dealer_win
+                or self.renchan_on_dealer_tenpai or self.renchan_on_abortive, "several winners":
+                self.max_ron_winners != 1,
+            }
+            wrong = [what for what, value in riichi_only.items() if value]
+            if wrong:
+                raise ValueError(f"{self.name}: {self.system} has no {', '.join(wrong)}")
+        if self.mcr_base and self.system != "mcr":
+            raise ValueError(f"{self.name}: only MCR has a base payment")
 
 
 ALL_ABORTIVE = frozenset(ABORTIVE_REASONS)
@@ -137,6 +161,9 @@ NO_ABORTIVE: frozenset[str] = frozenset()
 TENHOU = GameRules(
     name="tenhou",
     title="Tenhou ranked (hanchan, red fives)",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=25000,
     return_points=30000,
     oka=20000,
@@ -181,6 +208,9 @@ TENHOU = GameRules(
 MAHJONGSOUL = GameRules(
     name="mahjongsoul",
     title="Mahjong Soul ranked 4-player (hanchan)",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=25000,
     return_points=25000,
     oka=0,
@@ -227,6 +257,9 @@ MAHJONGSOUL = GameRules(
 WRC = GameRules(
     name="wrc",
     title="World Riichi Championship 2022",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=30000,
     return_points=30000,
     oka=0,
@@ -273,6 +306,9 @@ WRC = GameRules(
 EMA = GameRules(
     name="ema",
     title="European Mahjong Association 2016",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=30000,
     return_points=30000,
     oka=0,
@@ -318,6 +354,9 @@ EMA = GameRules(
 MLEAGUE = GameRules(
     name="mleague",
     title="M-League",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=25000,
     return_points=30000,
     oka=20000,
@@ -365,6 +404,9 @@ MLEAGUE = GameRules(
 NARO1 = GameRules(
     name="naro1",
     title="1st North American Riichi Open (NARO-1)",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=30000,
     return_points=30000,
     oka=0,
@@ -411,6 +453,9 @@ NARO1 = GameRules(
 CLUB = GameRules(
     name="club",
     title="Riichi MJ club rule book",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=25000,
     return_points=30000,
     oka=20000,
@@ -462,6 +507,9 @@ CLUB = GameRules(
 USPML = GameRules(
     name="uspml",
     title="USPML beginner game (flat payments, East round only)",
+    system="riichi",
+    zungjung_payoff="standard",
+    mcr_base=0,
     starting_points=20,
     return_points=20,
     oka=0,
@@ -509,6 +557,118 @@ USPML = GameRules(
     ),
 )
 
+# The club's other two systems (`rules/sdmc-zungjung-riichi-mcr.txt`). Both count from zero: the text gives
+# no starting score, only what each hand moves, and its "Simplified Scoring" for Zung Jung (3 x own wins -
+# opponents' wins) is exactly a running total from zero. Neither has uma, oka, counters or riichi sticks.
+ZUNGJUNG = GameRules(
+    name="zungjung",
+    title="Zung Jung 3.3 (San Diego Mahjong Club)",
+    system="zungjung",
+    zungjung_payoff="standard",
+    mcr_base=0,
+    starting_points=0,
+    return_points=0,
+    oka=0,
+    uma=(0, 0, 0, 0),
+    unit=1,
+    tie_rule="split",
+    honba_value=0,
+    riichi_allowed=False,
+    riichi_deposit=0,
+    riichi_min_points=None,
+    fixed_payments=None,
+    tenpai_payment_total=0,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=False,
+    renchan_on_dealer_tenpai=False,
+    renchan_on_abortive=False,
+    max_ron_winners=1,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=False,
+    pao_ron_split="half",
+    nagashi_mangan=False,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="none",
+    chombo_penalty=0,
+    penalty_affects_rank=False,
+    length="north",
+    busting=False,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    west_target=0,
+    leftover_sticks="void",
+    notes=(
+        "'Seat Wind Rotation': the deal passes after every hand, East never keeps it (also after a draw)",
+        "basic rules: a full game is four wind rotations, 16 hands; Zung Jung has no table (prevailing) wind, "
+        "so hands are numbered 1-16 instead of East 1 ... North 4",
+        "standard payoff (SDMC play): 3 x value to the winner; self-draw or a value of 25 or less: everyone pays "
+        "the value; over 25 on a discard: 25 from each other player and the rest from the responsible one, "
+        "who is the first discarder of that tile under same-round immunity (nobody when it was the winner)",
+        "competing claims: interception, one winner per hand (the claimant first in turn after the discarder)",
+        "a drawn hand pays nothing; the text has no starting score, no uma and no tie rule: we count from 0 and "
+        "equal totals share the place",
+        "no minimum to win by default (a Chicken Hand is 1 point); no penalties in the text: use an adjustment",
+    ),
+)
+
+MCR = GameRules(
+    name="mcr",
+    title="MCR, Mahjong Competition Rules (San Diego Mahjong Club)",
+    system="mcr",
+    zungjung_payoff="standard",
+    mcr_base=8,
+    starting_points=0,
+    return_points=0,
+    oka=0,
+    uma=(0, 0, 0, 0),
+    unit=1,
+    tie_rule="split",
+    honba_value=0,
+    riichi_allowed=False,
+    riichi_deposit=0,
+    riichi_min_points=None,
+    fixed_payments=None,
+    tenpai_payment_total=0,
+    noten_pool_payment=0,
+    renchan_on_dealer_win=False,
+    renchan_on_dealer_tenpai=False,
+    renchan_on_abortive=False,
+    max_ron_winners=1,
+    triple_ron_aborts=False,
+    multi_ron_honba="nearest",
+    multi_ron_sticks="nearest",
+    winners_keep_own_riichi=False,
+    pao=False,
+    pao_ron_split="half",
+    nagashi_mangan=False,
+    abortive_draws=NO_ABORTIVE,
+    chombo_mode="none",
+    chombo_penalty=0,
+    penalty_affects_rank=False,
+    length="north",
+    busting=False,
+    agari_yame=False,
+    tenpai_yame=False,
+    west_extension=False,
+    west_target=0,
+    leftover_sticks="void",
+    notes=(
+        "'Counting Points': 8 from every other player, plus the hand's value from the discarder, or from all "
+        "three on a self-draw; a hand needs 8 fan without flowers to win",
+        "'Seat Winds always rotate every round': the deal passes after every hand, draws included",
+        "basic rules: a full game is four wind rotations, 16 hands; the table (prevailing) wind is East for "
+        "hands 1-4, South for 5-8, West for 9-12, North for 13-16. The club text does not ask for the official "
+        "rulebook's seat changes between rotations, so seats keep their places",
+        "only one winner: competing claims go to the claimant first in turn after the discarder",
+        "a drawn hand pays nothing; penalties (below minimum: 10 to each; false mahjong: 20 to each) are "
+        "recorded as adjustments; no tie rule in the text: equal totals share the place",
+    ),
+)
+
 GAME_RULES: dict[str, GameRules] = {
-    rules.name: rules for rules in (TENHOU, MAHJONGSOUL, WRC, EMA, MLEAGUE, NARO1, CLUB, USPML)
+    rules.name: rules for rules in (TENHOU, MAHJONGSOUL, WRC, EMA, MLEAGUE, NARO1, CLUB, USPML, ZUNGJUNG, MCR)
 }

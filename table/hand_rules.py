@@ -17,6 +17,7 @@ KAZOE_LIMITS = ("yakuman", "sanbaiman", "multiple")
 RENHOU_VALUES = ("none", "mangan", "yakuman", "5han")
 DOUBLE_YAKUMAN_PATTERNS = ("suuankou_tanki", "kokushi_13_wait", "junsei_chuuren", "daisuushii")
 PAO_YAKUMAN = ("daisangen", "daisuushii", "suukantsu")
+SYSTEMS = ("riichi", "zungjung", "mcr")
 
 _KAZOE_TO_LIBRARY = {
     "yakuman": HandConstants.KAZOE_LIMITED,
@@ -72,8 +73,18 @@ class HandRules:
     kokushi_robs_closed_kan: bool
     ura_dora: bool
     notes: str = field(default="", compare=False)
+    system: str = "riichi"
+    """The scoring system: "riichi" (everything above applies), or "zungjung" / "mcr", whose hands are scored
+    by `table.zungjung` / `table.mcr`; for those the riichi options above are inert and `score_hand` refuses."""
+    win_minimum: int = 0
+    """Zung Jung and MCR: the value a hand needs to win (MCR 8 fan without flowers; Zung Jung 0, so a
+    Chicken Hand of 1 point wins). Riichi needs a yaku instead: 0."""
 
     def __post_init__(self) -> None:
+        if self.system not in SYSTEMS:
+            raise ValueError(f"system must be one of {SYSTEMS}")
+        if self.win_minimum < 0 or (self.win_minimum and self.system == "riichi"):
+            raise ValueError("win_minimum is a non-negative value for zungjung or mcr")
         if self.kazoe not in KAZOE_LIMITS:
             raise ValueError(f"kazoe must be one of {KAZOE_LIMITS}")
         if self.renhou not in RENHOU_VALUES:
@@ -330,6 +341,33 @@ USPML = HandRules(
     "nagashi mangan (the beginner game has only a plain draw).",
 )
 
+
+def _other_system(system: str, title: str, minimum: int, notes: str) -> HandRules:
+    """A preset of a non-riichi system: it only names the system and its minimum to win; the riichi
+    switches are set to their plainest values and never read (score_hand refuses such a preset)."""
+    return HandRules(
+        title=title, open_tanyao=False, red_fives=(0, 0, 0), kiriage=False, kazoe="yakuman", double_yakuman=NO_DOUBLES,
+        stacked_yakuman=False, renhou="none", pao_yakuman=(), nagashi_mangan=False, honba_value=0,
+        pinfu_tsumo_fu=False, open_pinfu_fu=False, double_wind_pair_fu=2, daisharin="none",
+        kokushi_robs_closed_kan=False, ura_dora=False, notes=notes, system=system, win_minimum=minimum,
+    )
+
+
+ZUNGJUNG = _other_system(
+    "zungjung", "Zung Jung 3.3 (San Diego Mahjong Club)", 0,
+    "Scored by table.zungjung (section 2 of rules/sdmc-zungjung-riichi-mcr.txt): no minimum by default, a "
+    "Chicken Hand is worth 1 point; no bonus tiles unless the hand declares them.",
+)
+
+MCR = _other_system(
+    "mcr", "MCR, Mahjong Competition Rules (San Diego Mahjong Club)", 8,
+    "Scored by table.mcr through PyMahjongGB (section 4 of rules/sdmc-zungjung-riichi-mcr.txt): 8 fan "
+    "without flowers to win; flowers add 1 each.",
+)
+
+RIICHI_PRESETS: tuple[str, ...] = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml")
+"""The names in HAND_RULES whose hands the riichi engine scores."""
+
 HAND_RULES: dict[str, HandRules] = {
     "tenhou": TENHOU,
     "mahjongsoul": MAHJONGSOUL,
@@ -339,4 +377,6 @@ HAND_RULES: dict[str, HandRules] = {
     "naro1": NARO1,
     "club": CLUB,
     "uspml": USPML,
+    "zungjung": ZUNGJUNG,
+    "mcr": MCR,
 }

@@ -147,6 +147,9 @@ def _rules_of(preset: object) -> HandRules:
     rules = getattr(preset, "hand", preset)
     if not isinstance(rules, HandRules):
         raise TypeError(f"expected a Preset or HandRules, got {type(preset).__name__}")
+    if rules.system != "riichi":
+        raise InputError(f"{rules.title} is not riichi: score its hands with `jantaku score --system {rules.system}` "
+                         f"(table.{rules.system}), not the riichi engine")
     return rules
 
 

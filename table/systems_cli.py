@@ -105,6 +105,11 @@ def route_score(args: argparse.Namespace) -> int | None:
     """For `jantaku score`: None when the hand is riichi (refusing the options riichi has not got), else the
     exit code of scoring it under Zung Jung or MCR."""
     system = system_name(getattr(args, "system", None))
+    preset = _preset_system(getattr(args, "rules", None))
+    if preset != "riichi":  # `--rules zungjung|mcr` names the system as well
+        if system not in ("riichi", preset):
+            raise InputError(f"--rules {args.rules} is the {preset} preset; it cannot be scored with --system {system}")
+        args.system = system = preset
     if system != "riichi":
         return score_other_system(args)
     for option, given in (("--flowers", getattr(args, "flowers", "")), ("--minimum", getattr(args, "minimum", None)),
@@ -114,6 +119,19 @@ def route_score(args: argparse.Namespace) -> int | None:
         if given:
             raise InputError(f"{option} is for --system zungjung or mcr; riichi has no such option")
     return None
+
+
+def _preset_system(name: str | None) -> str:
+    """The scoring system of a preset name ("riichi" for riichi presets and for names the riichi path will
+    report as unknown)."""
+    if not name:
+        return "riichi"
+    from table.presets import get_preset
+
+    try:
+        return get_preset(name).hand.system
+    except InputError:
+        return "riichi"
 
 
 def score_other_system(args: argparse.Namespace) -> int:

@@ -28,6 +28,8 @@ seat = st.integers(0, 3)
 
 @st.composite
 def win(draw):
+    if draw(st.integers(0, 3)) == 0:  # a Zung Jung / MCR value: refused by riichi presets, priced by the other two
+        return Win(draw(seat), value=draw(st.sampled_from([1, 7, 8, 25, 26, 70, 320, 480])))
     han, fu = draw(st.sampled_from(PRICES))
     if han == 13:
         return Win(draw(seat), yakuman=draw(st.integers(1, 2)))
@@ -36,7 +38,8 @@ def win(draw):
 
 events = st.one_of(
     st.builds(RiichiDeclared, seat),
-    st.builds(lambda d, ws: Ron(d, tuple(ws)), seat, st.lists(win(), min_size=1, max_size=3)),
+    st.builds(lambda d, ws, f: Ron(d, tuple(ws), f), seat, st.lists(win(), min_size=1, max_size=3),
+              st.one_of(st.none(), seat)),
     st.builds(Tsumo, win()),
     st.builds(lambda t, n: ExhaustiveDraw(tuple(sorted(set(t))), tuple(sorted(set(n)))),
               st.lists(seat, max_size=4), st.lists(seat, max_size=1)),

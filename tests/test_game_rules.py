@@ -9,7 +9,7 @@ import pytest
 from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
 from table.presets import PRESET_NAMES, get_preset
 
-NAMES = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml")
+NAMES = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml", "zungjung", "mcr")
 
 
 def test_every_preset_has_game_rules_and_is_offered():
@@ -56,6 +56,24 @@ def test_numbers_from_the_sources():
     assert uspml.fixed_payments is not None
     assert (uspml.fixed_payments.ron_dealer, uspml.fixed_payments.ron_other) == (6, 4)
     assert uspml.noten_pool_payment == 1 and uspml.tie_rule == "seat"
+
+
+def test_zungjung_and_mcr_from_the_club_text():
+    zj, mcr = GAME_RULES["zungjung"], GAME_RULES["mcr"]
+    for rules in (zj, mcr):
+        # "the Seat Winds will ALWAYS rotate", "a full game ... is 16 rounds": four rotations of the deal.
+        assert not (rules.renchan_on_dealer_win or rules.renchan_on_dealer_tenpai) and rules.length == "north"
+        # one winner (interception), no riichi, counters, tenpai payments, pao or chombo; scores from zero
+        assert rules.max_ron_winners == 1 and not rules.riichi_allowed and rules.honba_value == 0
+        assert rules.tenpai_payment_total == 0 and not rules.pao and rules.chombo_mode == "none"
+        assert (rules.starting_points, rules.uma, rules.oka, rules.unit) == (0, (0, 0, 0, 0), 0, 1)
+    assert (zj.system, zj.zungjung_payoff, zj.mcr_base) == ("zungjung", "standard", 0)
+    assert (mcr.system, mcr.mcr_base) == ("mcr", 8)  # "all players pay the winner 8 points"
+    assert get_preset("zungjung").hand.win_minimum == 0 and get_preset("mcr").hand.win_minimum == 8
+    with pytest.raises(ValueError, match="zungjung has no riichi, counters"):
+        dataclasses.replace(zj, riichi_allowed=True, honba_value=300)
+    with pytest.raises(ValueError, match="only MCR has a base payment"):
+        dataclasses.replace(zj, mcr_base=8)
 
 
 def test_rules_refuse_inconsistent_values():

@@ -9,7 +9,7 @@ import pytest
 from helpers_scoring import run_cli, score_json
 
 from table.hand import parse_hand
-from table.hand_rules import HAND_RULES, KAZOE_LIMITS, RENHOU_VALUES
+from table.hand_rules import HAND_RULES, KAZOE_LIMITS, RENHOU_VALUES, RIICHI_PRESETS
 from table.presets import PRESET_NAMES
 from table.scoring import Situation, score_hand
 
@@ -130,7 +130,9 @@ def test_naro1_daisharin(capsys):
 
 def test_every_preset_sets_every_option():
     assert set(PRESET_NAMES) <= set(HAND_RULES)
-    assert set(HAND_RULES) == {"tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml"}
+    assert set(HAND_RULES) == {"tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml",
+                               "zungjung", "mcr"}
+    assert {name for name, rules in HAND_RULES.items() if rules.system == "riichi"} == set(RIICHI_PRESETS)
     for name, rules in HAND_RULES.items():
         assert rules.title and rules.notes, name
         assert rules.kazoe in KAZOE_LIMITS and rules.renhou in RENHOU_VALUES

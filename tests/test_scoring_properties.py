@@ -11,12 +11,12 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig
 
 from table.errors import InputError
-from table.hand_rules import HAND_RULES
+from table.hand_rules import HAND_RULES, RIICHI_PRESETS
 from table.random_hands import random_hand, to_jsonl_input
 from table.score_cli import score_object
 from table.scoring import _to_136, score_hand
 
-PRESETS = sorted(HAND_RULES)
+PRESETS = sorted(RIICHI_PRESETS)
 
 
 @settings(max_examples=300, deadline=None)

@@ -22,10 +22,11 @@ from vision.synth import make_scene
 PHOTOS = Path("/work/shared/photos/labels.json")
 SCENE_SEEDS = (101, 102, 103, 104)
 
-# measured with the committed models (see MODEL_CARD.md); floors sit a little below
-SYNTHETIC_LOCATED_FLOOR = 0.0
-SYNTHETIC_RECALL_FLOOR = 0.0
-REAL_RECALL_FLOOR = 0.0
+# measured with the committed models (see MODEL_CARD.md): located 0.776, read right 0.592 of the tiles of the four
+# scenes; 18 of 25 labelled tiles (0.72) of lx01 + th01. Floors sit a little below.
+SYNTHETIC_LOCATED_FLOOR = 0.72
+SYNTHETIC_RECALL_FLOOR = 0.54
+REAL_RECALL_FLOOR = 0.64
 
 pytestmark = [
     pytest.mark.skipif(not (MODELS / "recognizer.json").exists(), reason="no committed recognizer in models/"),

@@ -336,14 +336,14 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
                 concealed, meld_tiles = ordered[:cut], ordered[cut:]
         elif meld_tiles:
             meld_tiles += ordered
-        elif win is None and len(ordered) == 1:
+        elif win is None and len(ordered) == 1 and ordered[0].face_up:
             win = ordered[0]
         else:
             meld_tiles += ordered
     extra = [t for t in others if t.face_up]
     notes: list[str] = []
     melds, used = _parse_melds(meld_tiles, extra, notes, across)
-    if win is None and meld_tiles:
+    if win is None and meld_tiles and meld_tiles[0].face_up:
         # a lone tile laid sideways right after the hand is the winning tile, not a meld
         notes2: list[str] = []
         melds2, used2 = _parse_melds(meld_tiles[1:], extra, notes2, across)
