@@ -13,7 +13,7 @@ Where the sources disagree, the preset's comment says which one we follow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 ABORTIVE_REASONS: tuple[str, ...] = ("nine-terminals", "four-winds", "four-riichi", "four-kans", "triple-ron")
@@ -669,6 +669,21 @@ MCR = GameRules(
     ),
 )
 
+# The two Zung Jung variants the text names: the uniform payoff "for casual games among beginners", and the
+# 5-point minimum of "competitive Zung Jung" (the minimum itself lives in the hand rules).
+ZUNGJUNG_UNIFORM = replace(
+    ZUNGJUNG, name="zungjung-uniform", title="Zung Jung 3.3, uniform payoff (casual)", zungjung_payoff="uniform",
+    notes=(*ZUNGJUNG.notes, "'The Zung Jung Uniform Payoff Scheme': chosen for casual games among beginners"),
+)
+ZUNGJUNG_COMPETITIVE = replace(
+    ZUNGJUNG, name="zungjung-competitive", title="Zung Jung 3.3, 5-point minimum (competitive)",
+    notes=(*ZUNGJUNG.notes, "'Minimum Requirement to Win': competitive Zung Jung typically uses a 5-point minimum"),
+)
+
 GAME_RULES: dict[str, GameRules] = {
-    rules.name: rules for rules in (TENHOU, MAHJONGSOUL, WRC, EMA, MLEAGUE, NARO1, CLUB, USPML, ZUNGJUNG, MCR)
+    rules.name: rules
+    for rules in (
+        TENHOU, MAHJONGSOUL, WRC, EMA, MLEAGUE, NARO1, CLUB, USPML,
+        ZUNGJUNG, ZUNGJUNG_UNIFORM, ZUNGJUNG_COMPETITIVE, MCR,
+    )
 }

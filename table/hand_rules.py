@@ -8,7 +8,7 @@ preset's docstring says which one we followed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from mahjong.hand_calculating.hand_config import HandConstants, OptionalRules
@@ -378,5 +378,11 @@ HAND_RULES: dict[str, HandRules] = {
     "club": CLUB,
     "uspml": USPML,
     "zungjung": ZUNGJUNG,
+    "zungjung-uniform": replace(ZUNGJUNG, title="Zung Jung 3.3, uniform payoff (casual)"),
+    "zungjung-competitive": _other_system(
+        "zungjung", "Zung Jung 3.3, 5-point minimum (competitive)", 5,
+        "As zungjung, with the 5-point minimum that 'Competitive Zung Jung typically uses'; bonus tiles do not "
+        "count toward it (SDMC's recommendation).",
+    ),
     "mcr": MCR,
 }

@@ -9,7 +9,8 @@ import pytest
 from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
 from table.presets import PRESET_NAMES, get_preset
 
-NAMES = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml", "zungjung", "mcr")
+NAMES = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml", "zungjung", "zungjung-uniform",
+         "zungjung-competitive", "mcr")
 
 
 def test_every_preset_has_game_rules_and_is_offered():

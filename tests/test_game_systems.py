@@ -349,3 +349,17 @@ def test_score_with_a_system_preset_scores_that_system(jantaku):
 
     with pytest.raises(InputError, match="is not riichi: score its hands with `jantaku score --system mcr`"):
         score_hand(parse_hand("234m567m345p678s5s", "5s"), Situation(), get_preset("mcr"))
+
+
+def test_zung_jung_variants_named_by_the_text():
+    # 'Uniform Payoff Scheme': "each of the three other players pays the winner ... one times the total value",
+    # whoever discarded: 70 on C's discard costs everybody 70 (the standard scheme would charge 25, 25, 160).
+    uniform = apply(_game("zungjung-uniform"), Ron(2, (Win(0, value=70),)))
+    assert uniform.points == (210, -70, -70, -70)
+    standard = apply(_game("zungjung"), Ron(2, (Win(0, value=70),)))
+    assert standard.points == (210, -25, -160, -25)
+    # 'Minimum Requirement to Win': "Competitive Zung Jung typically uses the 5-point minimum".
+    competitive = _game("zungjung-competitive")
+    with pytest.raises(InputError, match="5"):
+        apply(competitive, Tsumo(Win(0, value=4)))
+    assert apply(competitive, Tsumo(Win(0, value=5))).points == (15, -5, -5, -5)
