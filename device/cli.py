@@ -1,4 +1,4 @@
-"""The `jantaku` command: each package registers its own subcommands, imported lazily when run."""
+"""The `jantaku` command: scoring, game keeping, photo reading and the table device, from one entry point."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from table.errors import InputError
 
-# Packages that add commands. Each has a `cli` module with `register(commands, bench)`:
-# `commands` is the top-level subparsers object, `bench` the subparsers of `jantaku bench`.
-COMMAND_MODULES = ("table.cli", "vision.cli", "device.commands")
+# Modules that add commands, each with `register(commands, bench)`: `commands` is the top-level subparsers
+# object, `bench` the subparsers of `jantaku bench`. Each imports its heavy parts only when its command runs.
+COMMAND_MODULES = ("table.score_cli", "table.game_cli", "vision.cli", "device.commands")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,13 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_parser = commands.add_parser("bench", help="measure throughput and latency")
     bench = bench_parser.add_subparsers(dest="bench", required=True, metavar="TARGET")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(commands, bench)
+        importlib.import_module(name).register(commands, bench)
     return parser
 
 

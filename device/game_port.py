@@ -48,10 +48,16 @@ def open_store(path):
     return GameStore(path)
 
 
-def preset_names() -> list[str]:
-    from table.presets import PRESET_NAMES
+def _system(preset) -> str:
+    return getattr(preset.hand, "system", "riichi")
 
-    return list(PRESET_NAMES)
+
+def preset_names() -> list[str]:
+    """The presets the table device keeps: riichi only (its pages price hands in han and fu, read riichi
+    sticks, and score scans with the riichi engine); Zung Jung and MCR games are kept with `jantaku game`."""
+    from table.presets import PRESETS
+
+    return [name for name, preset in PRESETS.items() if _system(preset) == "riichi"]
 
 
 def preset_title(name: str) -> str:
@@ -70,8 +76,11 @@ def current_game(store) -> int | None:
 def new_game(store, names: list[str], preset: str) -> int:
     from table.presets import get_preset
 
-    get_preset(preset)  # the friendly "unknown rules ... choose one of" message
-    return store.new_game(names, preset)
+    chosen = get_preset(preset)  # the friendly "unknown rules ... choose one of" message
+    if _system(chosen) != "riichi":
+        raise InputError(f"the table device keeps riichi games only; {chosen.title} is {_system(chosen)}: keep it "
+                         f"with `jantaku game`, or choose one of {', '.join(preset_names())}")
+    return store.new_game(names, chosen.name)
 
 
 def preset_of(store, game_id: int) -> str:

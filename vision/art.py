@@ -16,7 +16,9 @@ import numpy as np
 
 from vision.classes import FACES
 
-DEFAULT_ART = Path(os.environ.get("JANTAKU_TILE_ART", "/work/shared/tiles/fluffystuff/Export"))
+# Shared reference material lives beside the clone (`<repo>/../shared`), as in CI; $JANTAKU_SHARED overrides it.
+SHARED = Path(os.environ.get("JANTAKU_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+DEFAULT_ART = Path(os.environ.get("JANTAKU_TILE_ART") or SHARED / "tiles" / "fluffystuff" / "Export")
 TEXTURE_SIZE = (120, 160)  # width, height of a face texture in pixels (3:4 like a tile face)
 
 _SUIT_FILES = {"m": "Man", "p": "Pin", "s": "Sou"}

@@ -21,9 +21,44 @@
     }
   }
 
+  // A ron's discarder is never its winner: the winner's seat is greyed out of "Ron from", which defaults to
+  // the seat before the winner (kamicha, the usual deal-in when in doubt) whenever the winner changes onto it.
+  const DISCARDERS = ["scan-discarder", "q-discarder"];
+  function guardDiscarder(id) {
+    const sel = $(id), winner = seatOf(sel.dataset.winner);
+    for (const o of sel.options) o.disabled = Number(o.value) === winner;
+    if (sel.value === "" || Number(sel.value) === winner) sel.value = String((winner + 3) % 4);
+  }
+
+  // What is wrong with the seats of a win form (null when nothing): shown beside the form, never sent.
+  function seatProblem(id) {
+    const sel = $(id);
+    if (kind(sel.dataset.kind) !== "ron") return null;
+    const winner = seatOf(sel.dataset.winner), discarder = seatOf(id);
+    const name = (seat) => J.seatName(state, seat);
+    if (winner === discarder) return `${name(winner)} cannot win by ron on their own discard: pick who dealt in under "Ron from".`;
+    if (id === "q-discarder" && $("q-winner2").value !== "") {
+      const second = Number($("q-winner2").value);
+      if (second === winner) return `${name(second)} is already the first winner: pick another seat for the double ron, or nobody.`;
+      if (second === discarder) return `${name(second)} dealt in and cannot also win this ron: pick another seat, or nobody.`;
+    }
+    return null;
+  }
+
+  // True when the form may be sent; else the reason is shown inline (and in the status line).
+  function seatsOk(id) {
+    const problem = seatProblem(id);
+    const box = $(id === "scan-discarder" ? "scan-seat-error" : "q-seat-error");
+    box.textContent = problem || "";
+    box.hidden = !problem;
+    if (problem) J.say(problem, false);
+    return !problem;
+  }
+
   function draw(s) {
     state = s;
     J.fillSeatSelects(s);
+    for (const id of DISCARDERS) guardDiscarder(id);
     const g = s.game;
     $("game-title").textContent = g ? `${g.round} · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
@@ -67,6 +102,7 @@
     for (const box of document.querySelectorAll("[data-flag]")) box.checked = !!(p.flags || {})[box.dataset.flag];
     if (p.winner != null) $("scan-winner").value = String(p.winner);
     if (p.discarder != null) $("scan-discarder").value = String(p.discarder);
+    guardDiscarder("scan-discarder");
     document.querySelector(`input[name="scan-kind"][value="${p.tsumo ? "tsumo" : "ron"}"]`).checked = true;
     drawRows();
     const out = $("proposal-score");
@@ -154,7 +190,20 @@
     for (const b of document.querySelectorAll("[data-riichi]")) {
       b.addEventListener("click", () => act("POST", "/api/riichi", { seat: Number(b.dataset.riichi) }, "riichi declared"));
     }
+    for (const id of DISCARDERS) {
+      const sel = $(id);
+      $(sel.dataset.winner).addEventListener("change", () => { guardDiscarder(id); seatsOk(id); });
+      sel.addEventListener("change", () => {  // choosing who dealt in means it is a ron
+        document.querySelector(`input[name="${sel.dataset.kind}"][value="ron"]`).checked = true;
+        seatsOk(id);
+      });
+      for (const radio of document.querySelectorAll(`input[name="${sel.dataset.kind}"]`)) {
+        radio.addEventListener("change", () => seatsOk(id));
+      }
+    }
+    $("q-winner2").addEventListener("change", () => seatsOk("q-discarder"));
     $("scan").addEventListener("click", async () => {
+      if (!seatsOk("scan-discarder")) return;
       const tsumo = kind("scan-kind") === "tsumo";
       const body = { winner: seatOf("scan-winner"), tsumo, discarder: tsumo ? null : seatOf("scan-discarder") };
       if (!$("replay-label").hidden) body.photo = $("scan-photo").value;
@@ -163,9 +212,10 @@
       await act("POST", "/api/scan", body, "hand read: check it, then confirm");
       $("scan").disabled = false;
     });
-    $("type-hand").addEventListener("click", () => act("PUT", "/api/proposal", proposalBody(), "type the tiles, then score"));
-    $("rescore").addEventListener("click", () => act("PUT", "/api/proposal", proposalBody(), "scored"));
+    $("type-hand").addEventListener("click", () => seatsOk("scan-discarder") && act("PUT", "/api/proposal", proposalBody(), "type the tiles, then score"));
+    $("rescore").addEventListener("click", () => seatsOk("scan-discarder") && act("PUT", "/api/proposal", proposalBody(), "scored"));
     $("confirm").addEventListener("click", async () => {
+      if (!seatsOk("scan-discarder")) return;
       const ok = await act("PUT", "/api/proposal", proposalBody(), "scored");
       if (ok && ok.proposal && !ok.proposal.error) await act("POST", "/api/proposal/confirm", {}, "hand recorded");
     });
@@ -180,6 +230,7 @@
       return { seat, han: Number($("q-han" + suffix).value), fu: Number($("q-fu" + suffix).value) };
     };
     $("q-record").addEventListener("click", () => {
+      if (!seatsOk("q-discarder")) return;
       const first = entry("", seatOf("q-winner"));
       if (kind("q-kind") === "tsumo") { act("POST", "/api/tsumo", first, "tsumo recorded"); return; }
       const winners = [first];
