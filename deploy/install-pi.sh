@@ -10,7 +10,9 @@
 #      and this package installed into it
 #   4. /etc/jantaku/jantaku.toml from deploy/jantaku.example.toml (kept if it exists), the systemd unit
 #      (Restart=always), the avahi service file, and the hostname
-#   5. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
+#   5. the tile recognizer (models/: two ONNX files and recognizer.json, which the package does not carry)
+#      copied to /usr/share/jantaku/models; the unit points JANTAKU_MODELS there
+#   6. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
 #      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +56,15 @@ echo "== venv and package"
 [ -x /opt/jantaku/venv/bin/python ] || python3 -m venv --system-site-packages /opt/jantaku/venv
 /opt/jantaku/venv/bin/pip install -q --disable-pip-version-check --upgrade pip
 /opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$src"
+
+echo "== tile recognizer model"
+if [ -f "$src/models/recognizer.json" ]; then
+    install -d -m 755 /usr/share/jantaku/models
+    install -m 644 "$src"/models/recognizer.json "$src"/models/*.onnx "$src"/models/MODEL_CARD.md \
+        /usr/share/jantaku/models/
+else
+    echo "   no models/recognizer.json in this clone: scans will ask for the tiles to be entered by hand" >&2
+fi
 
 if [ -n "$tile_art" ]; then
     echo "== tile art"

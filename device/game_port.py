@@ -237,17 +237,33 @@ def furiten_check(hand: str, melds: list[str], discards: str) -> dict[str, Any]:
 # ---- state as page data ---------------------------------------------------------------------------------
 
 
-def _win_view(win, state, names) -> dict[str, Any]:
+VALUE_UNITS = {"zungjung": "points", "mcr": "fan"}
+
+
+def system_of(preset: str) -> str:
+    """The preset's scoring system ("riichi", "zungjung", "mcr"); riichi when the preset is unknown here."""
+    from table.presets import PRESETS
+
+    chosen = PRESETS.get(preset)
+    return _system(chosen) if chosen is not None else "riichi"
+
+
+def _win_view(win, system: str, names) -> dict[str, Any]:
     payment = win.payment.to_json() if win.payment is not None else None
     limit = win.payment.limit if win.payment is not None else ""
-    return {
+    view = {
         "seat": win.seat, "name": names[win.seat], "han": win.han or None, "fu": win.fu or None,
         "yakuman": win.yakuman, "yaku": [{"name": n, "han": h} for n, h in win.yaku], "limit": limit or None,
         "payment": payment, "hand": win.hand,
     }
+    if system != "riichi":  # a Zung Jung or MCR win: its value and patterns (the pages show them as the yaku)
+        view["value"] = getattr(win, "value", 0) or None
+        view["unit"] = VALUE_UNITS.get(system, "points")
+        view["patterns"] = [{"name": n, "points": v} for n, v in getattr(win, "patterns", ())]
+    return view
 
 
-def _last_view(hand, names, game_id: int, links: dict, photos: Any) -> dict[str, Any]:
+def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str = "riichi") -> dict[str, Any]:
     kind = hand.kind
     if kind == "ron":
         winners = ", ".join(names[s] for s in hand.winners)
@@ -270,7 +286,7 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any) -> dict[str,
     scoring = [w for w in hand.wins if w.seat in hand.winners] if kind in ("ron", "tsumo") else []
     view: dict[str, Any] = {
         "kind": kind, "title": f"{hand.round_name}-{hand.honba}: {title}", "detail": detail,
-        "winners": [_win_view(w, None, names) for w in scoring], "deltas": list(hand.deltas),
+        "winners": [_win_view(w, system, names) for w in scoring], "deltas": list(hand.deltas),
         "discarder": hand.discarder, "photo": None,
     }
     scan = links.get((game_id, hand.number))
@@ -292,9 +308,11 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
          "wind_name": WIND_NAMES[winds[s]], "dealer": s == state.dealer, "riichi": bool(state.riichi[s])}
         for s in range(4)
     ]
+    system = system_of(state.preset)
     return {
         "id": game_id,
         "preset": state.preset,
+        "system": system,
         "preset_title": preset_title(state.preset),
         "round": state.round_name,
         "round_wind": WIND_NAMES[state.round_wind],
@@ -310,7 +328,8 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
             {"seat": st.seat, "name": st.name, "rank": st.rank, "points": st.raw, "net": st.net}
             for st in state.standings
         ],
-        "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos),
+        "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos,
+                                                                system),
     }
 
 

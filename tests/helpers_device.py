@@ -24,6 +24,11 @@ SAMPLE_READINGS = {
         concealed="4466s88s2233z6677z", win="4s", melds=[],
         ponds={"near": "1m9p7z3s"},
     ),
+    "03-synthetic-mangan.jpg": Reading(
+        image={"width": 1280, "height": 960},
+        tiles=[{"tile": "6p", "box": [1040.0, 630.0, 1110.0, 710.0], "sideways": False}],
+        concealed="44m57p777s666777z", win="6p", melds=[], dora_indicators="1m",
+    ),
 }
 
 

@@ -227,3 +227,34 @@ def test_snapshot_is_json_and_cached_per_version(assistant):
     json.dumps(assistant.keeper_snapshot())
     assistant.declare_riichi(0)
     assert assistant.snapshot()["version"] == s1["version"] + 1 or assistant.snapshot()["version"] > s1["version"]
+
+
+def test_the_device_offers_riichi_presets_only_and_still_shows_other_games(assistant):
+    from table.presets import PRESETS
+
+    offered = assistant.keeper_snapshot()["presets"]
+    assert "tenhou" in offered and "uspml" in offered
+    assert all(getattr(PRESETS[name].hand, "system", "riichi") == "riichi" for name in offered)
+    others = [name for name, p in PRESETS.items() if getattr(p.hand, "system", "riichi") != "riichi"]
+    for name in others:
+        with pytest.raises(InputError, match="keeps riichi games only"):
+            assistant.start_game(["Aki", "Ben", "Cid", "Dee"], name)
+    assert assistant.snapshot()["game"]["preset"] == "tenhou"  # the refused starts changed nothing
+    if others:  # a game of another system kept with `jantaku game` in the same log still draws, read-only
+        assistant.store.new_game(["Eve", "Fay", "Gus", "Hal"], others[0])
+        assistant._bump()
+        game = assistant.snapshot()["game"]
+        assert game["preset"] == others[0] and [s["name"] for s in game["seats"]][0] == "Eve"
+        assert json.dumps(assistant.keeper_snapshot())
+        with pytest.raises(InputError, match="riichi"):
+            assistant.declare_riichi(1)
+        assert game["system"] == PRESETS[others[0]].hand.system
+        from table.events import event_from_json
+
+        assistant.store.append(assistant.game_id(), event_from_json(
+            {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "value": 30, "patterns": [
+                {"name": "All Pungs", "points": 30}]}]}))
+        assistant._bump()
+        win = assistant.snapshot()["game"]["last"]["winners"][0]
+        assert (win["value"], win["patterns"]) == (30, [{"name": "All Pungs", "points": 30}])
+        assert win["unit"] in ("points", "fan")

@@ -59,7 +59,7 @@ def test_state_json(client):
     assert data["game"]["round"] == "East 1"
     assert [s["name"] for s in data["game"]["seats"]] == ["Aki", "Ben", "Cid", "Dee"]
     assert data["device"]["panel"].startswith("mock pins")
-    assert data["device"]["camera"].startswith("replay of 2 photo")
+    assert data["device"]["camera"].startswith("replay of 3 photo")
 
 
 def test_stream_sends_state_then_changes(env):
@@ -241,6 +241,7 @@ def test_whole_hand_through_the_api(env):
         ("POST", "/api/game", {"players": "Ann,Bo"}, "players must be a list"),
         ("POST", "/api/game", {}, "missing field 'players'"),
         ("POST", "/api/game", {"players": ["A", "B", "C", "D"], "preset": "chess"}, "unknown rules"),
+        ("POST", "/api/game", {"players": ["A", "B", "C", "D"], "preset": "mcr"}, "keeps riichi games only"),
         ("POST", "/api/riichi", {"seat": 9}, "seat must be 0-3"),
         ("POST", "/api/riichi", [1, 2], "must be a JSON object"),
         ("POST", "/api/ron", {"discarder": 0, "winners": {}}, "winners must be a list"),

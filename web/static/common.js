@@ -153,9 +153,11 @@ const J = (() => {
     if (score.han != null) head.push(`${score.han} han`);
     if (score.fu) head.push(`${score.fu} fu`);
     if (score.limit) head.push(score.limit);
+    if (score.value != null) head.push(`${score.value} ${score.unit || "points"}`);  // Zung Jung points, MCR fan
     box.append(el("div", {}, head.join(" · ")));
     const ul = el("ul", { class: "yaku" });
     for (const y of score.yaku || []) ul.append(el("li", {}, `${y.name} ${y.han}`));
+    for (const y of score.patterns || []) ul.append(el("li", {}, `${y.name} ${y.points}`));
     box.append(ul);
     const p = pay(score.payment);
     if (p || score.total != null) box.append(el("div", { class: "pay" }, [p, score.total != null ? `total ${score.total}` : ""].filter(Boolean).join(" · ")));

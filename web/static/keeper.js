@@ -90,8 +90,15 @@
     drawProposal(s.proposal);
   }
 
+  // The proposal last drawn: a live refresh that brings the same proposal again must not overwrite what the
+  // keeper is typing or picking (the picker takes the focus from the field, so focus alone cannot tell).
+  let drawnProposal = null;
+
   function drawProposal(p) {
     $("proposal").hidden = !p;
+    const key = JSON.stringify(p);
+    if (key === drawnProposal) return;
+    drawnProposal = key;
     if (!p) return;
     J.overlay($("proposal-photo"), p.photo_url, p.image, p.tiles);
     $("proposal-photo-name").textContent = p.photo || "";
