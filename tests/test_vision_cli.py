@@ -104,7 +104,7 @@ def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: p
     from vision.classes import SYMMETRIC, is_horizontal
     from vision.synth import make_scene
 
-    scene = make_scene(3, kind="closeup", fonts=False)
+    scene = make_scene(3, kind="closeup", fonts=False, mix=1)
     photo = tmp_path / "hand.jpg"
     cv2.imwrite(str(photo), scene.image)
 

@@ -10,6 +10,7 @@ import pytest
 
 from vision.art import DEFAULT_ART, load_face_sets
 from vision.classes import CROP_CLASSES, DET_CLASSES, FACES, SYMMETRIC, det_class, is_horizontal
+from vision.faces import INSTALL_HINT, find_cjk_fonts
 from vision.layout import build_view
 from vision.synth import make_scene
 from vision.view import SeenTile
@@ -19,16 +20,16 @@ pytestmark = pytest.mark.skipif(not (DEFAULT_ART / "Regular" / "Man1.png").exist
 
 
 def test_scene_is_determined_by_its_seed() -> None:
-    a = make_scene(11, size=(480, 360), fonts=False)
-    b = make_scene(11, size=(480, 360), fonts=False)
-    c = make_scene(12, size=(480, 360), fonts=False)
+    a = make_scene(11, size=(480, 360), fonts=False, mix=1)
+    b = make_scene(11, size=(480, 360), fonts=False, mix=1)
+    c = make_scene(12, size=(480, 360), fonts=False, mix=1)
     assert np.array_equal(a.image, b.image)
     assert a.labels == b.labels
     assert not np.array_equal(a.image, c.image)
 
 
 def test_labels_are_exact_and_consistent() -> None:
-    scene = make_scene(5, size=(640, 480), fonts=False)
+    scene = make_scene(5, size=(640, 480), fonts=False, mix=1)
     h, w = scene.image.shape[:2]
     assert (w, h) == (640, 480) and scene.image.dtype == np.uint8
     assert len(scene.labels) >= 14
@@ -85,7 +86,7 @@ def test_layout_reads_rendered_close_ups_from_perfect_labels() -> None:
     exact = 0
     seeds = range(8)
     for seed in seeds:
-        scene = make_scene(seed, kind="closeup", fonts=False)
+        scene = make_scene(seed, kind="closeup", fonts=False, mix=1)
         view = build_view(_perfect(scene), scene.image.shape[1], scene.image.shape[0])
         t = scene.truth
         exact += (list(view.hand.concealed) == t.concealed and view.hand.win == t.win
@@ -93,3 +94,83 @@ def test_layout_reads_rendered_close_ups_from_perfect_labels() -> None:
                   == [(m.kind, m.tiles, m.source) for m in t.melds]
                   and list(view.dora_indicators) == t.dora_indicators)
     assert exact >= 6
+
+
+def _truth_faces(t) -> Counter:
+    """The face-up tiles a scene's truth says are on the table (closed kans show their two middle tiles)."""
+    melds = [x for m in t.melds for x in (m.tiles[1:3] if m.kind == "closed-kan" else m.tiles)]
+    return Counter([*t.concealed, t.win, *t.dora_indicators, *(x for p in t.ponds.values() for x in p), *melds])
+
+
+@pytest.mark.skipif(not find_cjk_fonts(), reason="no CJK font installed (" + INSTALL_HINT + ")")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_procedural_faces_render_with_exact_labels(seed: int) -> None:
+    """Round 2 draws scenes in procedural tile sets; layout and camera do not depend on the set, so the pixels that
+    change between the two sets are exactly the tiles, and every one of them lies in a label's box."""
+    a = make_scene(seed, size=(480, 360), strength=0, procedural=1.0)
+    b = make_scene(seed, size=(480, 360), strength=0, procedural=0.0)
+    assert a.style.startswith("procedural-") and not b.style.startswith("procedural-")
+    assert a.labels == b.labels and a.truth == b.truth
+    assert Counter(lb.name for lb in a.labels if lb.name != "back") == _truth_faces(a.truth)
+    changed = np.abs(a.image.astype(int) - b.image.astype(int)).max(axis=2) > 25
+    boxed = np.zeros_like(changed)
+    for lb in a.labels:
+        x1, y1, x2, y2 = (int(v) for v in lb.box)
+        boxed[max(y1 - 2, 0): y2 + 3, max(x1 - 2, 0): x2 + 3] = True
+        if lb.name != "back":  # every face-up label sits on a redrawn tile face (measured: 13 % or more of its box)
+            assert changed[y1: y2 + 1, x1: x2 + 1].mean() > 0.08, lb
+    assert changed.sum() > 1000
+    assert (changed & boxed).sum() / changed.sum() >= 0.98  # nothing drawn outside the labelled boxes
+
+
+def test_procedural_faces_fall_back_without_a_cjk_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import faces
+
+    monkeypatch.setattr(faces, "find_cjk_fonts", lambda: ())
+    a = make_scene(1, size=(320, 240), strength=0, procedural=1.0)
+    b = make_scene(1, size=(320, 240), strength=0, procedural=0.0)
+    assert not a.style.startswith("procedural-")
+    assert np.array_equal(a.image, b.image) and a.labels == b.labels
+
+
+def test_round_two_mix_shows_more_red_fives_and_sideways_tiles() -> None:
+    """Layouts only (no drawing): round 2 puts red fives and sideways tiles in front of the camera far more often."""
+    import random
+
+    from vision.synth import MIXES, build_layout
+
+    def counts(mix: int) -> tuple[int, int]:
+        red = side = 0
+        for seed in range(60):
+            rng = random.Random(seed)
+            blocks, _, _ = build_layout(rng, "closeup" if seed % 2 else "table", MIXES[mix])
+            red += sum(b.face_up and b.name[0] == "0" for b in blocks)
+            side += sum(b.sideways for b in blocks)
+        return red, side
+
+    red1, side1 = counts(1)
+    red2, side2 = counts(2)
+    assert red2 >= 2 * red1 and side2 >= 1.5 * side1
+
+
+def test_crop_balancer_takes_rare_faces_first() -> None:
+    import random
+
+    from vision.dataset import CropBalancer
+    from vision.synth import TileLabel
+
+    def label(name: str, sideways: bool = False) -> TileLabel:
+        return TileLabel(0, (0.0, 0.0, 10.0, 10.0), name, 0, "hand", sideways)
+
+    balancer = CropBalancer()
+    rng = random.Random(0)
+    picked = Counter()
+    common = [f"{n}{s}" for s in "mps" for n in range(1, 10) if n != 5]
+    for _ in range(300):  # a table scene: many backs, two of each common face, one red five, one sideways tile
+        scene = [label("back")] * 30 + [label(f) for f in common * 2] + [label("0p"), label("3z", sideways=True)]
+        picked.update(lb.name for lb in balancer.pick(scene, 12, rng))
+    assert sum(picked.values()) == 3600
+    # uniform picks would take a single tile 12/80 of the time (45 of 300) and backs 37 % of all picks
+    # measured: the red five 97, the sideways 3z 127, backs 636 (18 %): every face near an even share
+    assert picked["0p"] >= 85 and picked["3z"] >= 95
+    assert picked["back"] < 0.22 * 3600

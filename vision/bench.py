@@ -23,6 +23,7 @@ from pathlib import Path
 
 import cv2
 
+from vision.art import SHARED
 from vision.layout import build_view
 from vision.progress import progress
 from vision.recognizer import Recognizer
@@ -56,14 +57,14 @@ def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, in
     return out
 
 
-def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False) -> dict:
+def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
     rows = rows_ok = 0
     hands: Counter = Counter()
     hands_ok: Counter = Counter()
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
-        scene = make_scene(seed * 1_000_003 + 700_000 + k)
+        scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix)
         tiles = rec.read_tiles(scene.image)
         view = build_view(tiles, scene.image.shape[1], scene.image.shape[0])
         pairs = match(scene.labels, tiles)
@@ -212,8 +213,9 @@ def run(args) -> dict:
     report: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
                     "models": str(getattr(args, "models", None) or "models/")}
     if args.synthetic:
-        report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet)
-    labels = Path(args.photos)
+        report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet, getattr(args, "mix", 1))
+        report["synthetic"]["mix"] = getattr(args, "mix", 1)
+    labels = Path(args.photos) if getattr(args, "photos", None) else SHARED / "photos" / "labels.json"
     if labels.exists():
         ours = _ours(rec)
         report["real"] = real(labels, ours, quiet)

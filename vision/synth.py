@@ -75,6 +75,33 @@ class Scene:
     image: np.ndarray  # BGR uint8
     labels: list[TileLabel]
     truth: SceneTruth
+    style: str = ""  # the tile set drawn: a vision.art FaceSet name or "procedural-<seed>"
+
+
+@dataclass(frozen=True)
+class Mix:
+    """What a training round's scenes hold. Round 1 is the generator the committed model was trained on (its seeds
+    still render the same scenes); round 2 aims at the weak spots measured on it (models/MODEL_CARD.md): other tile
+    sets, red fives, sideways tiles, diagonal views."""
+
+    red_sets: float = 0.85  # share of scenes whose set has red fives (one of each suit)
+    procedural: float = 0.0  # share of scenes in a random procedural tile set (vision.faces) when fonts are allowed
+    five_bias: float = 0.0  # chance each group of the winning hand is built round a red five still in the pool
+    favour_fives: float = 0.0  # chance a red five is moved to where ponds and dora draw from (plain fives: p/4)
+    riichi: float = 0.35  # chance a pond holds a sideways riichi discard
+    win_sideways: float = 0.1  # chance the winning tile lies sideways beside the hand
+    called: tuple[float, ...] = (5, 3, 2, 1, 0.3)  # weights of 0-4 called melds
+    closeup_pond: float = 0.0  # chance a close-up also shows the winner's own pond (with its riichi discard)
+    diagonal: float = 0.0  # chance the camera looks 20-35 degrees off the table's axes
+    pond_jitter: float = 0.0  # mm each pond is shifted along and across (corner ponds crowding a neighbour)
+
+
+MIXES: dict[int, Mix] = {
+    1: Mix(),
+    2: Mix(red_sets=0.97, procedural=0.5, five_bias=0.6, favour_fives=0.9, riichi=0.75, win_sideways=0.25,
+           called=(3, 3, 2.5, 1.5, 0.5), closeup_pond=0.35, diagonal=0.2, pond_jitter=14.0),
+}
+DEFAULT_MIX = 2
 
 
 # ---------------------------------------------------------------------------------------------- the tiles dealt
@@ -110,11 +137,24 @@ def _sort_key(t: str) -> tuple[int, float]:
     return "mpsz".index(t[1]), n
 
 
-def _winning_groups(rng: random.Random, pool: list[str]) -> tuple[list[list[str]], list[str]]:
+def _favour_fives(rng: random.Random, pool: list[str], p: float) -> None:
+    """Move fives (red ones with chance p, plain ones p/4) to the end of the pool, where ponds and dora draw."""
+    fives = [t for t in pool if t[0] in "05" and t[1] != "z" and rng.random() < (p if t[0] == "0" else p / 4)]
+    for t in fives:
+        pool.remove(t)
+    rng.shuffle(fives)
+    pool.extend(fives)
+
+
+def _winning_groups(rng: random.Random, pool: list[str], five_bias: float = 0.0
+                    ) -> tuple[list[list[str]], list[str]]:
     """Four sets and a pair drawn from the pool, so the shown hand is complete and copies are never exceeded."""
     groups: list[list[str]] = []
     while len(groups) < 4:
         t = rng.choice(pool)
+        if five_bias and rng.random() < five_bias:
+            reds = [x for x in pool if x[0] == "0"]
+            t = rng.choice(reds) if reds else t
         k = _kind(t)
         if k[1] != "z" and rng.random() < 0.6:
             start = min(int(k[0]), 7) if rng.random() < 0.5 else max(1, int(k[0]) - 2)
@@ -186,9 +226,9 @@ def _meld_tiles(rng: random.Random, meld: MeldTruth) -> tuple[list[tuple[str, in
 
 
 def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block],
-                 y_hand: float, seat: int = 0) -> None:
-    groups, pair = _winning_groups(rng, pool)
-    n_called = rng.choices((0, 1, 2, 3, 4), weights=(5, 3, 2, 1, 0.3))[0]
+                 y_hand: float, seat: int = 0, mix: Mix = MIXES[1]) -> None:
+    groups, pair = _winning_groups(rng, pool, mix.five_bias)
+    n_called = rng.choices((0, 1, 2, 3, 4), weights=mix.called)[0]
     called, closed = groups[:n_called], groups[n_called:]
     melds: list[MeldTruth] = []
     for g in called:
@@ -212,7 +252,7 @@ def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks:
 
     x = -rng.uniform(6.5, 8.5) * TILE_W
     x = _row(blocks, [(t, 0, True) for t in concealed], x, y_hand, seat, rng, "hand")
-    win_sideways = rng.random() < 0.1
+    win_sideways = rng.random() < mix.win_sideways
     x += rng.uniform(0.6, 1.5) * TILE_W
     x = _row(blocks, [(win, rng.choice((1, -1)) if win_sideways else 0, True)], x, y_hand, seat, rng, "win")
     x += rng.uniform(0.8, 2.5) * TILE_W
@@ -247,14 +287,18 @@ def _dora(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[B
 
 
 def _pond(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block], seat: int,
-          centre: float) -> None:
-    n = rng.randint(0, 19)
+          centre: float, mix: Mix = MIXES[1], most: int = 19) -> None:
+    n = rng.randint(0, most)
     tiles = [pool.pop() for _ in range(n)]
-    riichi = rng.randrange(n) if n and rng.random() < 0.35 else None
+    riichi = rng.randrange(n) if n and rng.random() < mix.riichi else None
     truth.ponds[seat], truth.riichi[seat] = tiles, riichi
+    dx = dy = 0.0
+    if mix.pond_jitter:
+        dx, dy = rng.uniform(-mix.pond_jitter, mix.pond_jitter), rng.uniform(-mix.pond_jitter / 2, mix.pond_jitter)
     for r in range(0, n, 6):
         chunk = [(t, rng.choice((1, -1)) if r + i == riichi else 0, True) for i, t in enumerate(tiles[r : r + 6])]
-        _row(blocks, chunk, -3 * TILE_W, -(centre + (r // 6 + 1) * (TILE_H + 0.8)), seat, rng, f"pond{seat}")
+        _row(blocks, chunk, -3 * TILE_W + dx, -(centre + dy + (r // 6 + 1) * (TILE_H + 0.8)), seat, rng,
+             f"pond{seat}")
 
 
 def _hidden_hand(rng: random.Random, pool: list[str], blocks: list[Block], seat: int, y: float) -> None:
@@ -266,16 +310,24 @@ def _hidden_hand(rng: random.Random, pool: list[str], blocks: list[Block], seat:
         x += TILE_W + 0.6
 
 
-def build_layout(rng: random.Random, kind: str) -> tuple[list[Block], SceneTruth, tuple[float, float, float, float]]:
+def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1]
+                 ) -> tuple[list[Block], SceneTruth, tuple[float, float, float, float]]:
     """Blocks, truth and the region (x1, y1, x2, y2 in table mm) the camera should frame."""
-    pool = _wall(rng, red_fives=rng.random() < 0.85)
+    pool = _wall(rng, red_fives=rng.random() < mix.red_sets)
+    if mix.favour_fives:
+        _favour_fives(rng, pool, mix.favour_fives)
     truth = SceneTruth(kind=kind)
     blocks: list[Block] = []
     centre = rng.uniform(2.6, 3.4) * TILE_W
     y_hand = -(centre + 3 * TILE_H + rng.uniform(25, 70)) - TILE_H
-    _winner_area(rng, pool, truth, blocks, y_hand, 0)
+    _winner_area(rng, pool, truth, blocks, y_hand, 0, mix)
     if kind == "closeup":
-        if rng.random() < 0.5:
+        if mix.closeup_pond and rng.random() < mix.closeup_pond:
+            # the winner's own pond (two rows at most) between the hand and the table centre, dora beyond it
+            _pond(rng, pool, truth, blocks, 0, centre, mix, most=12)
+            _dora(rng, pool, truth, blocks, -rng.uniform(1, 6) * TILE_W, -centre + rng.uniform(12, 40), 0,
+                  as_wall=rng.random() < 0.5)
+        elif rng.random() < 0.5:
             _dora(rng, pool, truth, blocks, -rng.uniform(1, 6) * TILE_W, y_hand + TILE_H + rng.uniform(20, 90), 0,
                   as_wall=rng.random() < 0.5)
         else:
@@ -285,7 +337,7 @@ def build_layout(rng: random.Random, kind: str) -> tuple[list[Block], SceneTruth
         ys = [b.y for b in blocks]
         return blocks, truth, (min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20)
     for seat in range(4):
-        _pond(rng, pool, truth, blocks, seat, centre)
+        _pond(rng, pool, truth, blocks, seat, centre, mix)
     wall_seat = rng.randrange(1, 4)
     _dora(rng, pool, truth, blocks, -rng.uniform(-1, 4) * TILE_W, -(centre + 3 * TILE_H + rng.uniform(15, 30)),
           wall_seat, as_wall=True)
@@ -331,7 +383,7 @@ def make_camera(target: np.ndarray, azimuth: float, elevation: float, roll: floa
 
 
 def frame_camera(rng: random.Random, region: tuple[float, float, float, float], size: tuple[int, int],
-                 kind: str) -> Camera:
+                 kind: str, diagonal: float = 0.0) -> Camera:
     x1, y1, x2, y2 = region
     target = np.array([(x1 + x2) / 2 + rng.uniform(-15, 15), (y1 + y2) / 2 + rng.uniform(-15, 15), 0.0])
     if kind == "fixed":
@@ -341,6 +393,8 @@ def frame_camera(rng: random.Random, region: tuple[float, float, float, float], 
         any_side = rng.random() < 0.3
         azimuth = rng.uniform(0, 2 * math.pi) if any_side else math.radians(rng.uniform(-25, 25))
         elevation = math.radians(rng.uniform(32, 88))
+    if diagonal and rng.random() < diagonal:  # a corner of the table towards the camera, rows run diagonally
+        azimuth += math.radians(rng.choice((1, -1)) * rng.uniform(20, 35))
     roll = math.radians(rng.uniform(-5, 5))
     hfov = math.radians(rng.uniform(48, 72))
     fill = rng.uniform(0.6, 0.95)
@@ -574,21 +628,48 @@ def degrade(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.nd
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
 
 
+def _procedural_look(look: Look, seed: int) -> Look | None:
+    """The same scene look with a random procedural tile set (vision.faces); None when no CJK font is installed."""
+    from vision import faces
+
+    try:
+        style = faces.random_style(np.random.default_rng(seed))
+    except faces.NoCJKFontError:
+        return None
+    textures, body, back = faces.bgr_textures(style)
+    fs = FaceSet(f"procedural-{seed}", textures, body, back)
+    tint = look.body_tint
+    back_colour = back[back.shape[0] // 2, back.shape[1] // 2].astype(float)
+    return Look(fs, back, tint, back_colour, np.array(body, float) * tint, look.back_frac, look.size)
+
+
 def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None = None, art: str | None = None,
-               fonts: bool = True, strength: float = 1.0) -> Scene:
-    """One labelled scene, fully determined by `seed` (and the styles available)."""
+               fonts: bool = True, strength: float = 1.0, mix: int | Mix = DEFAULT_MIX,
+               procedural: float | None = None) -> Scene:
+    """One labelled scene, fully determined by `seed`, the mix (round) and the styles available.
+
+    `fonts=False` draws only the FluffyStuff styles (no font glyphs, no procedural faces): the same picture on any
+    machine. `procedural` overrides the mix's share of procedural tile sets; when no CJK font is installed those
+    scenes fall back to the FluffyStuff/glyph sets. The procedural choice uses its own random stream, so the
+    layout, camera and light of a seed do not depend on it.
+    """
+    m = MIXES[mix] if isinstance(mix, int) else mix
     rng = random.Random(seed)
     face_sets = load_face_sets(art, fonts)
     kind = kind or rng.choices(("closeup", "table"), weights=(0.55, 0.45))[0]
     if size is None:
         size = (1280, 960) if rng.random() < 0.7 else (960, 1280)
-    blocks, truth, region = build_layout(rng, kind)
+    blocks, truth, region = build_layout(rng, kind, m)
     camera_kind = "fixed" if kind == "table" and rng.random() < 0.6 else "phone"
-    cam = frame_camera(rng, region, size, camera_kind)
+    cam = frame_camera(rng, region, size, camera_kind, m.diagonal)
     look = _look(rng, face_sets)
+    share = m.procedural if procedural is None else procedural
+    side = random.Random(seed * 7_919 + 104_729)
+    if fonts and share > 0 and side.random() < share:
+        look = _procedural_look(look, side.randrange(2**31)) or look
     img, labels = render(blocks, cam, look, rng)
     truth.viewer_seat = _viewer_seat(cam)
-    return Scene(degrade(img, rng, strength), labels, truth)
+    return Scene(degrade(img, rng, strength), labels, truth, look.faces.name)
 
 
 def _viewer_seat(cam: Camera) -> int:

@@ -51,7 +51,9 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool
 
     run = ROOT / "runs" / name
     last = run / "weights" / "last.pt"
-    if resume and last.exists():
+    if resume:
+        if not last.exists():  # never fall through to a fresh model: that would silently train from scratch
+            raise SystemExit(f"--resume: {last} does not exist (no finished epoch); start with --init instead")
         YOLO(str(last)).train(resume=True)
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")  # a local checkpoint of ours, never a download
@@ -70,7 +72,9 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
 
     run = ROOT / "runs" / name
     last = run / "weights" / "last.pt"
-    if resume and last.exists():
+    if resume:
+        if not last.exists():  # never fall through to a fresh model: that would silently train from scratch
+            raise SystemExit(f"--resume: {last} does not exist (no finished epoch); start with --init instead")
         YOLO(str(last)).train(resume=True)
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n-cls.yaml")
