@@ -131,7 +131,7 @@ def test_naro1_daisharin(capsys):
 def test_every_preset_sets_every_option():
     assert set(PRESET_NAMES) <= set(HAND_RULES)
     assert set(HAND_RULES) == {"tenhou", "mahjongsoul", "wrc", "ema", "mleague", "naro1", "club", "uspml",
-                               "zungjung", "mcr"}
+                               "zungjung", "zungjung-uniform", "zungjung-competitive", "mcr"}
     assert {name for name, rules in HAND_RULES.items() if rules.system == "riichi"} == set(RIICHI_PRESETS)
     for name, rules in HAND_RULES.items():
         assert rules.title and rules.notes, name
