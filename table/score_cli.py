@@ -16,6 +16,7 @@ from typing import IO
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld, read_tiles
 from table.hand_rules import HandRules
+from table.jsonl_input import hand_fields, jsonl_object, wind_fields
 from table.presets import DEFAULT_PRESET, PRESET_NAMES, get_preset
 from table.scoring import ScoreResult, Situation, score_hand
 from table.tiles import Tile, parse_tiles, to_mpsz, wind_index
@@ -207,27 +208,16 @@ def _tile_list(obj: dict, key: str) -> tuple:
 
 def score_object(obj: object, default_rules: str = DEFAULT_PRESET) -> ScoreResult:
     """Score one JSONL input object (see README "Scoring a hand"); `default_rules` for one without "rules"."""
-    if not isinstance(obj, dict):
-        raise InputError("each line must be a JSON object with at least \"hand\" and \"win\"")
-    unknown = obj.keys() - JSONL_FIELDS
-    if unknown:
-        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}: known are {', '.join(sorted(JSONL_FIELDS))}")
+    obj = jsonl_object(obj, JSONL_FIELDS)
     if "system" in obj and obj["system"] != "riichi":
         raise InputError("this stream scores riichi hands: run Zung Jung or MCR with --system zungjung|mcr")
-    hand_text, win = obj.get("hand"), obj.get("win")
-    if not isinstance(hand_text, str) or not isinstance(win, str):
-        raise InputError("fields \"hand\" (concealed tiles) and \"win\" (winning tile) are required strings")
-    melds = obj.get("melds") or []
-    if not isinstance(melds, list):
-        raise InputError("field \"melds\" must be a list")
+    hand_text, win, melds = hand_fields(obj)
     rules_name = obj.get("rules")
     if rules_name is not None and not isinstance(rules_name, str):
         raise InputError("field \"rules\" must be a preset name")
     rules = resolve_rules(rules_name or default_rules)
     hand = parse_hand(hand_text, win, [meld_from_json(m) for m in melds])
-    seat, round_ = obj.get("seat", "E"), obj.get("round", "E")
-    if not isinstance(seat, str) or not isinstance(round_, str):
-        raise InputError("fields \"seat\" and \"round\" are winds: E, S, W or N")
+    seat, round_ = wind_fields(obj)
     flags = [obj.get(f, False) for f in FLAGS]
     for f, value in zip(FLAGS, flags, strict=True):
         if type(value) is not bool:

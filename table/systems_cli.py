@@ -18,6 +18,7 @@ from typing import IO
 
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld
+from table.jsonl_input import hand_fields, jsonl_object, wind_fields
 from table.tiles import parse_tiles, to_mpsz, wind_index
 
 SYSTEMS = ("riichi", "zungjung", "mcr")
@@ -236,29 +237,18 @@ def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, roun
 
 def score_object(obj: object, system: str) -> dict[str, object]:
     """Score one JSONL input object for Zung Jung or MCR (see README "Zung Jung and MCR")."""
-    if not isinstance(obj, dict):
-        raise InputError("each line must be a JSON object with at least \"hand\" and \"win\"")
-    unknown = obj.keys() - JSONL_FIELDS
-    if unknown:
-        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}: known are {', '.join(sorted(JSONL_FIELDS))}")
+    obj = jsonl_object(obj, JSONL_FIELDS)
     if "system" in obj:
         if not isinstance(obj["system"], str):
             raise InputError("field \"system\" must be riichi, zungjung or mcr")
         system = system_name(obj["system"])
         if system == "riichi":
             raise InputError("this stream scores Zung Jung or MCR: run riichi hands without --system")
-    hand_text, win = obj.get("hand"), obj.get("win")
-    if not isinstance(hand_text, str) or not isinstance(win, str):
-        raise InputError("fields \"hand\" (concealed tiles) and \"win\" (winning tile) are required strings")
-    melds = obj.get("melds") or []
-    if not isinstance(melds, list):
-        raise InputError("field \"melds\" must be a list")
+    hand_text, win, melds = hand_fields(obj)
     for f in _BOOL_FIELDS:
         if f in obj and type(obj[f]) is not bool:
             raise InputError(f"field {f!r} must be true or false, not {obj[f]!r}")
-    seat, round_ = obj.get("seat", "E"), obj.get("round", "E")
-    if not isinstance(seat, str) or not isinstance(round_, str):
-        raise InputError("fields \"seat\" and \"round\" are winds: E, S, W or N")
+    seat, round_ = wind_fields(obj)
     flowers = obj.get("flowers", "")
     if not isinstance(flowers, str):
         raise InputError("field \"flowers\" is a tile string like \"1f3g\"")

@@ -6,32 +6,7 @@ import csv
 import io
 import json
 
-import pytest
-
-from device.cli import main
-
-
-@pytest.fixture
-def jantaku(tmp_path, capsys, monkeypatch):
-    """Run `jantaku ARGS` in-process against a scratch database; returns (exit code, stdout, stderr)."""
-    monkeypatch.setenv("JANTAKU_DB", str(tmp_path / "club.db"))
-
-    def run(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return run
-
-
-def ok(jantaku, *args: str) -> str:
-    code, out, err = jantaku(*args)
-    assert code == 0, err
-    return out
-
-
-def state_of(jantaku) -> dict:
-    return json.loads(ok(jantaku, "game", "show", "--json"))
+from helpers_game import ok, state_of
 
 
 def test_full_club_hanchan_from_the_shell(jantaku):

@@ -20,8 +20,8 @@ import io
 import json
 
 import pytest
+from helpers_game import ok, refused, state_of
 
-from device.cli import main
 from table.errors import InputError
 from table.events import (
     AbortiveDraw,
@@ -37,35 +37,6 @@ from table.events import (
     event_from_json,
 )
 from table.game import apply, fold, start
-
-
-@pytest.fixture
-def jantaku(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("JANTAKU_DB", str(tmp_path / "club.db"))
-
-    def run(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return run
-
-
-def ok(jantaku, *args: str) -> str:
-    code, out, err = jantaku(*args)
-    assert code == 0, err
-    return out
-
-
-def refused(jantaku, *args: str) -> str:
-    code, out, err = jantaku(*args)
-    assert code == 2 and out == "", (code, out, err)
-    return err
-
-
-def state_of(jantaku) -> dict:
-    return json.loads(ok(jantaku, "game", "show", "--json"))
-
 
 # ---------------------------------------------------------------- Zung Jung
 

@@ -17,7 +17,7 @@ import pytest
 
 from device.cli import main
 from vision.art import DEFAULT_ART, SHARED
-from vision.bench import match, real
+from vision.bench import _ours, closeup_shares, real_subset
 from vision.recognizer import MODELS, Recognizer
 from vision.synth import make_scene
 
@@ -50,36 +50,15 @@ def recognizer() -> Recognizer:
 
 @needs_art
 def test_reads_fixed_rendered_scenes(recognizer: Recognizer) -> None:
-    labels = located = correct = 0
-    for seed in SCENE_SEEDS:
-        scene = make_scene(seed, kind="closeup", fonts=False, mix=1)
-        tiles = recognizer.read_tiles(scene.image)
-        pairs = match(scene.labels, tiles)
-        labels += len(scene.labels)
-        located += len(pairs)
-        correct += sum(scene.labels[i].name == tiles[j].tile for i, j in pairs)
-    assert located / labels >= SYNTHETIC_LOCATED_FLOOR
-    assert correct / labels >= SYNTHETIC_RECALL_FLOOR
+    located, correct, _ = closeup_shares(recognizer, SCENE_SEEDS)
+    assert located >= SYNTHETIC_LOCATED_FLOOR
+    assert correct >= SYNTHETIC_RECALL_FLOOR
 
 
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
 def test_real_photos_floor(recognizer: Recognizer) -> None:
-    from vision.bench import _ours
-
-    data = json.loads(PHOTOS.read_text())
-    keep = {k: v for k, v in data["images"].items() if k in ("lx01", "th01")}
-    result = real_subset(PHOTOS, keep, _ours(recognizer))
+    result = real_subset(PHOTOS, ("lx01", "th01"), _ours(recognizer))
     assert result["recall"] >= REAL_RECALL_FLOOR
-
-
-def real_subset(labels_path: Path, images: dict, read_fn) -> dict:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "labels.json"
-        items = {k: dict(v, file=str(labels_path.parent / v["file"])) for k, v in images.items()}
-        path.write_text(json.dumps({"images": items}))
-        return real(path, read_fn, quiet=True)
 
 
 @needs_art

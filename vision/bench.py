@@ -163,6 +163,30 @@ def _ours(rec: Recognizer):
     return read
 
 
+def closeup_shares(rec: Recognizer, seeds) -> tuple[float, float, int]:
+    """Located and read-right shares of the tiles of fixed rendered close-ups (the model test's floors), and the
+    number of tiles: FluffyStuff styles only (`fonts=False`, round-1 mix), so the scenes are the same on any machine."""
+    labels = located = correct = 0
+    for seed in seeds:
+        scene = make_scene(seed, kind="closeup", fonts=False, mix=1)
+        tiles = rec.read_tiles(scene.image)
+        pairs = match(scene.labels, tiles)
+        labels += len(scene.labels)
+        located += len(pairs)
+        correct += sum(scene.labels[i].name == tiles[j].tile for i, j in pairs)
+    return located / labels, correct / labels, labels
+
+
+def real_subset(labels_path: Path, names, read_fn) -> dict:
+    """`real` on only the photos `names` of labels.json (through a scratch copy that points at the same files)."""
+    data = json.loads(labels_path.read_text())
+    items = {k: dict(v, file=str(labels_path.parent / v["file"])) for k, v in data["images"].items() if k in names}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "labels.json"
+        path.write_text(json.dumps({"images": items}))
+        return real(path, read_fn, quiet=True)
+
+
 def _peer():
     extra = os.environ.get("JANTAKU_PEER_PATH", "/root/jantaku-train/peer")
     if extra and os.path.isdir(extra) and extra not in sys.path:

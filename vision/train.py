@@ -45,16 +45,23 @@ def offline(threads: int) -> None:
     torch.set_num_threads(threads)
 
 
+def _resume(run: Path) -> None:
+    """Continue `run` from its last finished epoch, with the settings it was started with."""
+    from ultralytics import YOLO
+
+    last = run / "weights" / "last.pt"
+    if not last.exists():  # never fall through to a fresh model: that would silently train from scratch
+        raise SystemExit(f"--resume: {last} does not exist (no finished epoch); start with --init instead")
+    YOLO(str(last)).train(resume=True)
+
+
 def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str,
                    init: Path | None = None, warmup: float = 3.0) -> Path:
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
-    last = run / "weights" / "last.pt"
     if resume:
-        if not last.exists():  # never fall through to a fresh model: that would silently train from scratch
-            raise SystemExit(f"--resume: {last} does not exist (no finished epoch); start with --init instead")
-        YOLO(str(last)).train(resume=True)
+        _resume(run)
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")  # a local checkpoint of ours, never a download
     model.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
@@ -71,11 +78,8 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
-    last = run / "weights" / "last.pt"
     if resume:
-        if not last.exists():  # never fall through to a fresh model: that would silently train from scratch
-            raise SystemExit(f"--resume: {last} does not exist (no finished epoch); start with --init instead")
-        YOLO(str(last)).train(resume=True)
+        _resume(run)
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n-cls.yaml")
     model.train(data=str(data / "cls"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=2,

@@ -1,0 +1,35 @@
+"""Field checks every `jantaku score --jsonl` input line shares, riichi or not, so both streams word faults alike."""
+
+from __future__ import annotations
+
+from table.errors import InputError
+
+
+def jsonl_object(obj: object, known: frozenset[str]) -> dict:
+    """The line's object, refusing anything but a JSON object and fields outside `known` (typos must not be
+    silently ignored: a misspelt "riichi" would score a different hand)."""
+    if not isinstance(obj, dict):
+        raise InputError("each line must be a JSON object with at least \"hand\" and \"win\"")
+    unknown = obj.keys() - known
+    if unknown:
+        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}: known are {', '.join(sorted(known))}")
+    return obj
+
+
+def hand_fields(obj: dict) -> tuple[str, str, list]:
+    """The "hand", "win" and "melds" fields, type-checked (the tiles themselves are parsed by `parse_hand`)."""
+    hand_text, win = obj.get("hand"), obj.get("win")
+    if not isinstance(hand_text, str) or not isinstance(win, str):
+        raise InputError("fields \"hand\" (concealed tiles) and \"win\" (winning tile) are required strings")
+    melds = obj.get("melds") or []
+    if not isinstance(melds, list):
+        raise InputError("field \"melds\" must be a list")
+    return hand_text, win, melds
+
+
+def wind_fields(obj: dict) -> tuple[str, str]:
+    """The "seat" and "round" winds as given (East when absent), type-checked."""
+    seat, round_ = obj.get("seat", "E"), obj.get("round", "E")
+    if not isinstance(seat, str) or not isinstance(round_, str):
+        raise InputError("fields \"seat\" and \"round\" are winds: E, S, W or N")
+    return seat, round_

@@ -1,0 +1,20 @@
+"""Fixtures shared by the test modules (plain helper functions live in the helpers_*.py modules)."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.cli import main
+
+
+@pytest.fixture
+def jantaku(tmp_path, capsys, monkeypatch):
+    """Run `jantaku ARGS` in-process against a scratch database; returns (exit code, stdout, stderr)."""
+    monkeypatch.setenv("JANTAKU_DB", str(tmp_path / "club.db"))
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
