@@ -87,8 +87,9 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     expect(keeper.locator("#scan-discarder")).to_have_value("2")
     assert keeper.locator("#scan-discarder option[value='3']").is_disabled()
     keeper.check("input[name='scan-kind'][value='ron']")
-    keeper.evaluate("document.getElementById('scan-discarder').value = '3'")  # forced past the guard
-    keeper.click("#scan")
+    # forced past the guard and sent in the same task, so no live redraw can put a legal seat back in between
+    keeper.evaluate("() => { document.getElementById('scan-discarder').value = '3';"
+                    " document.getElementById('scan').click(); }")
     expect(keeper.locator("#scan-seat-error")).to_have_text(re.compile("cannot win by ron on their own discard"))
     expect(keeper.locator("#proposal")).to_be_hidden()  # nothing was sent
     keeper.locator("#win-card").screenshot(path=str(ARTIFACTS / "keeper-seat-error.png"))
@@ -251,8 +252,10 @@ def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
     expect(page.locator("#game-title")).to_contain_text("East 1")
     expect(page.locator("#q-discarder")).to_have_value("3")
     page.check("input[name='q-kind'][value='ron']")
-    page.evaluate("document.getElementById('q-discarder').value = '0'")  # forced past the greyed-out option
-    page.click("#q-record")
+    # Forced past the greyed-out option and sent in the same task, so that no live redraw (which puts the
+    # discarder back on a legal seat) can come between the two.
+    page.evaluate("() => { document.getElementById('q-discarder').value = '0';"
+                  " document.getElementById('q-record').click(); }")
     expect(page.locator("#q-seat-error")).to_have_text(re.compile("cannot win by ron on their own discard"))
     expect(page.locator("#status")).to_contain_text("own discard")  # said, and nothing was sent
     page.select_option("#q-winner", "0")
