@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from table.errors import InputError
+from table.game import WIND_NAMES
+from table.tiles import WIND_LETTERS
 
-WIND_NAMES = ("East", "South", "West", "North")
-WIND_LETTERS = "ESWN"
 KIND_TITLES = {"ron": "Ron", "tsumo": "Tsumo", "draw": "Exhaustive draw", "chombo": "Chombo",
                "abortive": "Abortive draw", "abortive_draw": "Abortive draw"}
 
@@ -48,16 +48,12 @@ def open_store(path):
     return GameStore(path)
 
 
-def _system(preset) -> str:
-    return getattr(preset.hand, "system", "riichi")
-
-
 def preset_names() -> list[str]:
     """The presets the table device keeps: riichi only (its pages price hands in han and fu, read riichi
     sticks, and score scans with the riichi engine); Zung Jung and MCR games are kept with `jantaku game`."""
     from table.presets import PRESETS
 
-    return [name for name, preset in PRESETS.items() if _system(preset) == "riichi"]
+    return [name for name, preset in PRESETS.items() if preset.hand.system == "riichi"]
 
 
 def preset_title(name: str) -> str:
@@ -77,8 +73,8 @@ def new_game(store, names: list[str], preset: str) -> int:
     from table.presets import get_preset
 
     chosen = get_preset(preset)  # the friendly "unknown rules ... choose one of" message
-    if _system(chosen) != "riichi":
-        raise InputError(f"the table device keeps riichi games only; {chosen.title} is {_system(chosen)}: keep it "
+    if chosen.hand.system != "riichi":
+        raise InputError(f"the table device keeps riichi games only; {chosen.title} is {chosen.hand.system}: keep it "
                          f"with `jantaku game`, or choose one of {', '.join(preset_names())}")
     return store.new_game(names, chosen.name)
 
@@ -124,10 +120,7 @@ def draw_event(tenpai: list[int], nagashi: list[int]) -> dict[str, Any]:
 
 
 def abortive_event(reason: str) -> dict[str, Any]:
-    from table.game_rules import ABORTIVE_REASONS
-
-    if reason not in ABORTIVE_REASONS:
-        raise InputError(f"unknown abortive draw {reason!r}: use one of {', '.join(ABORTIVE_REASONS)}")
+    """The reducer checks the reason against the preset (unknown reasons and draws the preset lacks)."""
     return {"type": "abortive_draw", "reason": reason}
 
 
@@ -245,7 +238,7 @@ def system_of(preset: str) -> str:
     from table.presets import PRESETS
 
     chosen = PRESETS.get(preset)
-    return _system(chosen) if chosen is not None else "riichi"
+    return chosen.hand.system if chosen is not None else "riichi"
 
 
 def _win_view(win, system: str, names) -> dict[str, Any]:
