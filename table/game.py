@@ -43,10 +43,11 @@ from table.events import (
 )
 from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
 from table.mcr import mcr_payment
+from table.tiles import HONOR_NAMES
 from table.zungjung import PATTERNS as ZUNGJUNG_PATTERNS
 from table.zungjung import zungjung_payoff
 
-WIND_NAMES = ("East", "South", "West", "North")
+WIND_NAMES = HONOR_NAMES[:4]
 SYSTEM_TITLES = {"riichi": "Riichi", "zungjung": "Zung Jung", "mcr": "MCR"}
 A_SYSTEM = {"riichi": "a riichi", "zungjung": "a Zung Jung", "mcr": "an MCR"}
 VALUE_UNITS = {"zungjung": "points", "mcr": "fan"}

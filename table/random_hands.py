@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from table.hand import Hand, Meld
 from table.hand_rules import HandRules
 from table.scoring import Situation
-from table.tiles import Tile
+from table.tiles import WIND_LETTERS, Tile
 
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _FIVES = (4, 13, 22)
@@ -169,8 +169,8 @@ def to_jsonl_input(item: RandomHand, rules_name: str) -> dict[str, object]:
         rinshan=s.rinshan,
         haitei=s.haitei,
         houtei=s.houtei,
-        seat="ESWN"[s.seat_wind],
-        round="ESWN"[s.round_wind],
+        seat=WIND_LETTERS[s.seat_wind],
+        round=WIND_LETTERS[s.round_wind],
         honba=s.honba,
         riichi_sticks=s.riichi_sticks,
         rules=rules_name,

@@ -19,7 +19,7 @@ from table.hand_rules import HandRules
 from table.jsonl_input import hand_fields, jsonl_object, wind_fields
 from table.presets import DEFAULT_PRESET, PRESET_NAMES, get_preset
 from table.scoring import ScoreResult, Situation, score_hand
-from table.tiles import Tile, parse_tiles, to_mpsz, wind_index
+from table.tiles import WIND_LETTERS, Tile, parse_tiles, to_mpsz, wind_index
 
 FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "tenhou",
          "chiihou", "renhou")
@@ -128,12 +128,11 @@ def _flags_text(s: Situation) -> str:
 
 def render(hand: Hand, s: Situation, rules: HandRules, r: ScoreResult) -> str:
     """The one-screen human form: the hand, the yaku table, the payment."""
-    winds = "ESWN"
     melds = "  ".join(f"[{m}]" for m in hand.melds)
     lines = [
         f"Hand   {to_mpsz(hand.concealed)}  {melds + '  ' if melds else ''}win {hand.win}",
-        f"Win    {_flags_text(s)}; seat {winds[s.seat_wind]}{' (dealer)' if s.is_dealer else ''}, "
-        f"round {winds[s.round_wind]}; rules {rules.title}",
+        f"Win    {_flags_text(s)}; seat {WIND_LETTERS[s.seat_wind]}{' (dealer)' if s.is_dealer else ''}, "
+        f"round {WIND_LETTERS[s.round_wind]}; rules {rules.title}",
     ]
     if s.dora_indicators or s.ura_indicators:
         lines.append(f"Dora   indicators {to_mpsz(s.dora_indicators, sort=False) or '-'}"
