@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 
 from vision.classes import CROP_CLASSES, DET_CLASSES, SYMMETRIC, TILE_NAMES, crop_label, is_horizontal
-from vision.crops import upright_crop
+from vision.crops import CROP_SIZE, upright_crop
 from vision.progress import progress
 from vision.synth import DEFAULT_MIX, Scene, TileLabel, make_scene
 
@@ -77,7 +77,7 @@ def pick_crops(labels: list[TileLabel], k: int, rng: random.Random, balancer: Cr
 
 
 def write_scene(out: Path, split: str, stem: str, scene: Scene, rng: random.Random, crops_per_scene: int,
-                balancer: CropBalancer | None = None) -> None:
+                balancer: CropBalancer | None = None, crop_size: int = CROP_SIZE) -> None:
     img = scene.image
     h, w = img.shape[:2]
     s = DET_MAX_SIDE / max(h, w)
@@ -95,7 +95,7 @@ def write_scene(out: Path, split: str, stem: str, scene: Scene, rng: random.Rand
         bw, bh = x2 - x1, y2 - y1
         jit = [rng.uniform(-0.07, 0.07) for _ in range(4)]
         box = (x1 + jit[0] * bw, y1 + jit[1] * bh, x2 + jit[2] * bw, y2 + jit[3] * bh)
-        crop = upright_crop(img, box, is_horizontal(lb.det))
+        crop = upright_crop(img, box, is_horizontal(lb.det), crop_size)
         label = crop_label(lb.name, lb.orientation, SYMMETRIC)
         cv2.imwrite(str(out / "cls" / split / label / f"{stem}_{k}.png"), crop)
 
@@ -113,7 +113,7 @@ def prepare_dirs(out: Path) -> None:
 
 def generate(out: Path, n_train: int, n_val: int, seed: int = 1, art: str | None = None, shard: tuple[int, int] =
              (0, 1), crops_per_scene: int = 24, quiet: bool = False, mix: int = DEFAULT_MIX,
-             weighted: bool = True) -> None:
+             weighted: bool = True, crop_size: int = CROP_SIZE) -> None:
     prepare_dirs(out)
     k, n = shard
     balancer = CropBalancer() if weighted else None
@@ -122,7 +122,8 @@ def generate(out: Path, n_train: int, n_val: int, seed: int = 1, art: str | None
         for i in progress(todo, len(todo), f"{split} scenes", enabled=not quiet):
             s = scene_seed(seed, split, i)
             scene = make_scene(s, art=art, mix=mix)
-            write_scene(out, split, f"{s:09d}", scene, random.Random(s ^ 0x5EED), crops_per_scene, balancer)
+            write_scene(out, split, f"{s:09d}", scene, random.Random(s ^ 0x5EED), crops_per_scene, balancer,
+                        crop_size)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,11 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shard", default="0/1", help="K/N: write only scenes i with i %% N == K (parallel runs)")
     p.add_argument("--crops-per-scene", type=int, default=24)
     p.add_argument("--mix", type=int, default=DEFAULT_MIX, choices=(1, 2), help="scene mix (training round)")
+    p.add_argument("--crop-size", type=int, default=CROP_SIZE, help="classifier crop side in pixels")
     p.add_argument("--uniform-crops", action="store_true", help="pick crops uniformly (round 1)")
     a = p.parse_args(argv)
     k, n = (int(v) for v in a.shard.split("/"))
     generate(a.out, a.train, a.val, a.seed, a.art, (k, n), a.crops_per_scene, mix=a.mix,
-             weighted=not a.uniform_crops)
+             weighted=not a.uniform_crops, crop_size=a.crop_size)
     return 0
 
 

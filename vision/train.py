@@ -43,6 +43,26 @@ def offline(threads: int) -> None:
     import torch
 
     torch.set_num_threads(threads)
+    _without_downloads_or_polars()
+
+
+def _without_downloads_or_polars() -> None:
+    """Two ultralytics habits a bare GPU box cannot meet: its AMP self-check downloads a model, and it reads
+    results.csv with polars (a 40 MB wheel). AMP is simply trusted on CUDA; the csv is read with the stdlib."""
+    import csv
+
+    from ultralytics.engine import trainer
+
+    trainer.check_amp = lambda model: True
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        def read_results_csv(self) -> dict:
+            with open(self.csv, newline="") as f:
+                rows = list(csv.DictReader(f))
+            return {k.strip(): [float(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+        trainer.BaseTrainer.read_results_csv = read_results_csv
 
 
 def _resume(run: Path) -> None:
@@ -55,8 +75,15 @@ def _resume(run: Path) -> None:
     YOLO(str(last)).train(resume=True)
 
 
+def _hardware(device: str, workers: int, hours: float | None, cache: bool) -> dict:
+    """Settings that differ between this CPU and a GPU box; `hours` replaces the epoch count with a time budget."""
+    extra = {"time": hours} if hours else {}
+    return {"device": device, "workers": workers, "amp": device != "cpu", "cache": "ram" if cache else False,
+            **extra}
+
+
 def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str,
-                   init: Path | None = None, warmup: float = 3.0) -> Path:
+                   init: Path | None = None, warmup: float = 3.0, hw: dict | None = None) -> Path:
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
@@ -64,17 +91,16 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool
         _resume(run)
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")  # a local checkpoint of ours, never a download
-    model.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-                warmup_epochs=warmup, workers=2, pretrained=str(init) if init else False,
-                project=str(ROOT / "runs"), name=name, exist_ok=True, amp=False,
+    model.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch,
+                warmup_epochs=warmup, pretrained=str(init) if init else False,
+                project=str(ROOT / "runs"), name=name, exist_ok=True, **(hw or _hardware("cpu", 2, None, False)),
                 plots=False, fliplr=0.5, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=3, scale=0.5,
-                translate=0.1, hsv_h=0.02, patience=1000, save_period=1, seed=0, deterministic=False, val=True,
-                cache=False)
+                translate=0.1, hsv_h=0.02, patience=1000, save_period=1, seed=0, deterministic=False, val=True)
     return run
 
 
 def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str,
-                     init: Path | None = None, warmup: float = 3.0) -> Path:
+                     init: Path | None = None, warmup: float = 3.0, hw: dict | None = None) -> Path:
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
@@ -82,9 +108,9 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
         _resume(run)
         return run
     model = YOLO(str(init)) if init else YOLO("yolov8n-cls.yaml")
-    model.train(data=str(data / "cls"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=2,
+    model.train(data=str(data / "cls"), epochs=epochs, imgsz=imgsz, batch=batch,
                 pretrained=str(init) if init else False, warmup_epochs=warmup, project=str(ROOT / "runs"),
-                name=name, exist_ok=True, amp=False, plots=False,
+                name=name, exist_ok=True, **(hw or _hardware("cpu", 2, None, False)), plots=False,
                 fliplr=0.0, flipud=0.0, erasing=0.0, scale=0.15, hsv_h=0.01, hsv_s=0.4, hsv_v=0.4,
                 auto_augment=None, patience=1000, save_period=1, seed=0, deterministic=False)
     return run
@@ -140,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
         s.add_argument("--init", type=Path, default=None,
                        help="start from this local checkpoint with a fresh schedule (e.g. a previous run's last.pt)")
         s.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
+        s.add_argument("--device", default="cpu", help="cpu, or a CUDA index such as 0")
+        s.add_argument("--workers", type=int, default=2, help="data-loading processes")
+        s.add_argument("--hours", type=float, default=None, help="train for this long instead of --epochs")
+        s.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
     e = sub.add_parser("export")
     e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
     e.add_argument("--cls", type=Path, default=ROOT / "runs" / "cls" / "weights" / "best.pt")
@@ -149,10 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--quantize", action="store_true", help="int8 weights (dynamic quantization)")
     a = p.parse_args(argv)
     offline(getattr(a, "threads", 2))
-    if a.cmd == "detect":
-        train_detector(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name, a.init, a.warmup)
-    elif a.cmd == "classify":
-        train_classifier(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name, a.init, a.warmup)
+    if a.cmd in ("detect", "classify"):
+        train = train_detector if a.cmd == "detect" else train_classifier
+        train(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name, a.init, a.warmup,
+              _hardware(a.device, a.workers, a.hours, a.cache))
     else:
         export(a.det, a.cls, a.out, a.det_imgsz, a.cls_imgsz, a.quantize)
     return 0
