@@ -26,7 +26,7 @@ import cv2
 from vision.classes import CROP_CLASSES, DET_CLASSES, SYMMETRIC, TILE_NAMES, crop_label, is_horizontal
 from vision.crops import CROP_SIZE, upright_crop
 from vision.progress import progress
-from vision.synth import DEFAULT_MIX, Scene, TileLabel, make_scene
+from vision.synth import DEFAULT_MIX, MIXES, Scene, TileLabel, make_scene
 
 DET_MAX_SIDE = 640  # detector images are stored at this size; the detector trains at <= this
 VAL_OFFSET = 500_000
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--art", default=None, help="FluffyStuff Export folder (default $JANTAKU_TILE_ART or shared)")
     p.add_argument("--shard", default="0/1", help="K/N: write only scenes i with i %% N == K (parallel runs)")
     p.add_argument("--crops-per-scene", type=int, default=24)
-    p.add_argument("--mix", type=int, default=DEFAULT_MIX, choices=(1, 2), help="scene mix (training round)")
+    p.add_argument("--mix", type=int, default=DEFAULT_MIX, choices=sorted(MIXES), help="scene mix (training round)")
     p.add_argument("--crop-size", type=int, default=CROP_SIZE, help="classifier crop side in pixels")
     p.add_argument("--uniform-crops", action="store_true", help="pick crops uniformly (round 1)")
     a = p.parse_args(argv)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -37,6 +37,7 @@ class Block:
     labelled: bool = True
     role: str = ""
     sideways: bool = False
+    standing: bool = False  # stood on its long edge, face towards its owner (a hand row seen from the player's seat)
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Mix:
     closeup_pond: float = 0.0  # chance a close-up also shows the winner's own pond (with its riichi discard)
     diagonal: float = 0.0  # chance the camera looks 20-35 degrees off the table's axes
     pond_jitter: float = 0.0  # mm each pond is shifted along and across (corner ponds crowding a neighbour)
+    standing: float = 0.0  # chance the hands stand (faces to their owners), seen by a phone low over the winner's seat
 
 
 MIXES: dict[int, Mix] = {
@@ -101,6 +103,8 @@ MIXES: dict[int, Mix] = {
     2: Mix(red_sets=0.97, procedural=0.5, five_bias=0.6, favour_fives=0.9, riichi=0.75, win_sideways=0.25,
            called=(3, 3, 2.5, 1.5, 0.5), closeup_pond=0.35, diagonal=0.2, pond_jitter=14.0),
 }
+# Round 3 adds what the round-2 model missed on real photos: a standing hand photographed from the player's seat.
+MIXES[3] = replace(MIXES[2], standing=0.3)
 DEFAULT_MIX = 2
 
 
@@ -192,20 +196,20 @@ def _rot(lx: float, ly: float, seat: int) -> tuple[float, float]:
 
 
 def _place(blocks: list[Block], name: str, lx: float, ly: float, seat: int, *, sideways: int = 0,
-           face_up: bool = True, z: float = 0.0, labelled: bool = True, role: str = "") -> None:
+           face_up: bool = True, z: float = 0.0, labelled: bool = True, role: str = "", standing: bool = False) -> None:
     x, y = _rot(lx, ly, seat)
     up = math.pi / 2 + seat * math.pi / 2 + sideways * math.pi / 2
-    blocks.append(Block(name, x, y, z, up, face_up, labelled, role, sideways != 0))
+    blocks.append(Block(name, x, y, z, up, face_up, labelled, role, sideways != 0, standing))
 
 
 def _row(blocks: list[Block], tiles: list[tuple[str, int, bool]], x0: float, y_base: float, seat: int,
-         rng: random.Random, role: str, gap: float = 0.6) -> float:
+         rng: random.Random, role: str, gap: float = 0.6, standing: bool = False) -> float:
     """Lay tiles left to right from x0 with their near edges on y_base; (name, sideways, face_up). Returns end x."""
     x = x0
     for name, side, up in tiles:
-        along, across = (TILE_H, TILE_W) if side else (TILE_W, TILE_H)
+        along, across = (TILE_H, TILE_W) if side else (TILE_W, TILE_T if standing else TILE_H)
         _place(blocks, name, x + along / 2, y_base + across / 2 + rng.uniform(-0.8, 0.8), seat, sideways=side,
-               face_up=up, role=role)
+               face_up=up, role=role, standing=standing and not side)
         x += along + gap + rng.uniform(0, 1.0)
     return x
 
@@ -226,7 +230,7 @@ def _meld_tiles(rng: random.Random, meld: MeldTruth) -> tuple[list[tuple[str, in
 
 
 def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block],
-                 y_hand: float, seat: int = 0, mix: Mix = MIXES[1]) -> None:
+                 y_hand: float, seat: int = 0, mix: Mix = MIXES[1], standing: bool = False) -> None:
     groups, pair = _winning_groups(rng, pool, mix.five_bias)
     n_called = rng.choices((0, 1, 2, 3, 4), weights=mix.called)[0]
     called, closed = groups[:n_called], groups[n_called:]
@@ -251,10 +255,11 @@ def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks:
     truth.concealed, truth.win, truth.melds = concealed, win, melds
 
     x = -rng.uniform(6.5, 8.5) * TILE_W
-    x = _row(blocks, [(t, 0, True) for t in concealed], x, y_hand, seat, rng, "hand")
+    x = _row(blocks, [(t, 0, True) for t in concealed], x, y_hand, seat, rng, "hand", standing=standing)
     win_sideways = rng.random() < mix.win_sideways
     x += rng.uniform(0.6, 1.5) * TILE_W
-    x = _row(blocks, [(win, rng.choice((1, -1)) if win_sideways else 0, True)], x, y_hand, seat, rng, "win")
+    x = _row(blocks, [(win, rng.choice((1, -1)) if win_sideways else 0, True)], x, y_hand, seat, rng, "win",
+             standing=standing)
     x += rng.uniform(0.8, 2.5) * TILE_W
     for meld in melds:
         row, side_at = _meld_tiles(rng, meld)
@@ -301,16 +306,20 @@ def _pond(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[B
              f"pond{seat}")
 
 
-def _hidden_hand(rng: random.Random, pool: list[str], blocks: list[Block], seat: int, y: float) -> None:
-    """Another player's hand laid face down: backs only, counted as backs."""
+def _hidden_hand(rng: random.Random, pool: list[str], blocks: list[Block], seat: int, y: float,
+                 standing: bool = False) -> None:
+    """Another player's hand laid face down (backs only) or standing (its back to the other seats)."""
     x = -6.5 * TILE_W
     for _ in range(13):
-        pool.pop()
-        _place(blocks, BACK, x + TILE_W / 2, y + TILE_H / 2, seat, face_up=False, role="hidden")
+        name = pool.pop()
+        if standing:
+            _place(blocks, name, x + TILE_W / 2, y + TILE_T / 2, seat, role="hidden", standing=True)
+        else:
+            _place(blocks, BACK, x + TILE_W / 2, y + TILE_H / 2, seat, face_up=False, role="hidden")
         x += TILE_W + 0.6
 
 
-def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1]
+def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1], standing: bool = False
                  ) -> tuple[list[Block], SceneTruth, tuple[float, float, float, float]]:
     """Blocks, truth and the region (x1, y1, x2, y2 in table mm) the camera should frame."""
     pool = _wall(rng, red_fives=rng.random() < mix.red_sets)
@@ -320,7 +329,7 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1]
     blocks: list[Block] = []
     centre = rng.uniform(2.6, 3.4) * TILE_W
     y_hand = -(centre + 3 * TILE_H + rng.uniform(25, 70)) - TILE_H
-    _winner_area(rng, pool, truth, blocks, y_hand, 0, mix)
+    _winner_area(rng, pool, truth, blocks, y_hand, 0, mix, standing)
     if kind == "closeup":
         if mix.closeup_pond and rng.random() < mix.closeup_pond:
             # the winner's own pond (two rows at most) between the hand and the table centre, dora beyond it
@@ -342,8 +351,8 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1]
     _dora(rng, pool, truth, blocks, -rng.uniform(-1, 4) * TILE_W, -(centre + 3 * TILE_H + rng.uniform(15, 30)),
           wall_seat, as_wall=True)
     for seat in (1, 2, 3):
-        if seat != wall_seat and rng.random() < 0.35:
-            _hidden_hand(rng, pool, blocks, seat, y_hand + rng.uniform(-10, 10))
+        if seat != wall_seat and (standing or rng.random() < 0.35):
+            _hidden_hand(rng, pool, blocks, seat, y_hand + rng.uniform(-10, 10), standing)
     xs = [b.x for b in blocks]
     ys = [b.y for b in blocks]
     return blocks, truth, (min(xs) - 25, min(ys) - 25, max(xs) + 25, max(ys) + 25)
@@ -384,9 +393,13 @@ def make_camera(target: np.ndarray, azimuth: float, elevation: float, roll: floa
 
 def frame_camera(rng: random.Random, region: tuple[float, float, float, float], size: tuple[int, int],
                  kind: str, diagonal: float = 0.0) -> Camera:
+    """`kind`: "fixed" (over the table), "phone" (hand-held, any side) or "low" (a phone low over seat 0)."""
     x1, y1, x2, y2 = region
     target = np.array([(x1 + x2) / 2 + rng.uniform(-15, 15), (y1 + y2) / 2 + rng.uniform(-15, 15), 0.0])
-    if kind == "fixed":
+    if kind == "low":  # the player photographs their own standing hand
+        azimuth = math.radians(rng.uniform(-20, 20))
+        elevation = math.radians(rng.uniform(14, 45))
+    elif kind == "fixed":
         azimuth = rng.choice((0, 0, 1, 2, 3)) * math.pi / 2 + math.radians(rng.uniform(-8, 8))
         elevation = math.radians(rng.uniform(72, 90))
     else:
@@ -436,14 +449,21 @@ def _shade(colour: np.ndarray, normal: np.ndarray, light: np.ndarray, ambient: f
     return tuple(int(c) for c in np.clip(colour * k, 0, 255))
 
 
-def _block_corners(b: Block, w: float, h: float, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _block_corners(b: Block, w: float, h: float, t: float
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(base, top, up, normal): the back quad, the face quad (TL TR BR BL with the face upright), the face's up
+    direction and its outward normal. A lying tile's face looks up; a standing one's looks at its owner."""
     u = np.array([math.cos(b.up), math.sin(b.up), 0.0])
     r = np.array([u[1], -u[0], 0.0])
-    c = np.array([b.x, b.y, b.z])
-    base = np.array([c - w / 2 * r + h / 2 * u, c + w / 2 * r + h / 2 * u, c + w / 2 * r - h / 2 * u,
-                     c - w / 2 * r - h / 2 * u])  # TL TR BR BL as seen from above with the face upright
-    top = base + np.array([0, 0, t])
-    return base, top, u
+    if b.standing:
+        up, normal = np.array([0.0, 0.0, 1.0]), -u
+        c = np.array([b.x, b.y, b.z + h / 2]) + u * t / 2
+    else:
+        up, normal = u, np.array([0.0, 0.0, 1.0])
+        c = np.array([b.x, b.y, b.z])
+    base = np.array([c - w / 2 * r + h / 2 * up, c + w / 2 * r + h / 2 * up, c + w / 2 * r - h / 2 * up,
+                     c - w / 2 * r - h / 2 * up])
+    return base, base + normal * t, up, normal
 
 
 def _paste_texture(img: np.ndarray, tex: np.ndarray, quad: np.ndarray, alpha: np.ndarray) -> None:
@@ -530,11 +550,11 @@ def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random) -> 
     # drop shadows on the cloth
     shadow = np.zeros((h_img, w_img), np.uint8)
     for b in blocks:
-        base, top, _ = _block_corners(b, w, h, t)
+        base, top, _, _ = _block_corners(b, w, h, t)
         if b.z > 0:
             continue
-        cast = top - light[None, :] * (top[:, 2:3] / light[2])
-        pts = cam.project(np.vstack([base, cast]))
+        box = np.vstack([base, top])
+        pts = cam.project(box - light[None, :] * (box[:, 2:3] / light[2]))
         cv2.fillConvexPoly(shadow, cv2.convexHull(pts.astype(np.int32)), 255, cv2.LINE_AA)
     k = max(3, int(w_img / 300) | 1)
     shadow = cv2.GaussianBlur(shadow, (k * 2 + 1, k * 2 + 1), 0).astype(np.float32) / 255.0
@@ -542,45 +562,64 @@ def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random) -> 
 
     face_alpha = _rounded_alpha(120, 160, 12)
     order = sorted(blocks, key=lambda b: -float(np.linalg.norm(np.array([b.x, b.y, b.z]) - cam.centre)))
-    labels: list[TileLabel] = []
-    for b in order:
-        base, top, u = _block_corners(b, w, h, t)
-        r = np.array([u[1], -u[0], 0.0])
-        split = base + np.array([0, 0, t * (1 - look.back_frac if b.face_up else look.back_frac)])
+    owner = np.zeros((h_img, w_img), np.int32)  # which block is in front at each pixel: tiles hidden behind others
+    candidates: list[tuple[int, TileLabel, np.ndarray]] = []
+    for k, b in enumerate(order, start=1):
+        base, top, up, normal = _block_corners(b, w, h, t)
+        r = np.cross(up, normal)
+        split = base + normal * t * (1 - look.back_frac if b.face_up else look.back_frac)
         lower_col, upper_col = (look.back_colour, look.body_colour) if b.face_up else (look.body_colour,
                                                                                       look.back_colour)
-        sides = [((0, 1), u), ((1, 2), r), ((2, 3), -u), ((3, 0), -r)]
+        sides = [((0, 1), up), ((1, 2), r), ((2, 3), -up), ((3, 0), -r)]
         for (i, j), n in sides:
-            mid = (base[i] + base[j]) / 2 + np.array([0, 0, t / 2])
+            mid = (base[i] + base[j]) / 2 + normal * t / 2
             if float(n @ (cam.centre - mid)) <= 0:
                 continue
             for lo, hi, col in ((base, split, lower_col), (split, top, upper_col)):
                 quad = cam.project(np.array([lo[i], lo[j], hi[j], hi[i]]))
                 cv2.fillConvexPoly(img, quad.astype(np.int32), _shade(col, n, light, ambient), cv2.LINE_AA)
-        quad_top = cam.project(top)
-        k_top = ambient + (1 - ambient) * float(light[2])
-        if b.face_up:
-            tex = np.clip(look.faces.faces[b.name].astype(np.float32) * look.body_tint * k_top, 0, 255)
+        face_seen = float(normal @ (cam.centre - top.mean(0))) > 0
+        shown_up = b.face_up if face_seen else not b.face_up  # a standing tile seen from behind shows its back
+        quad = cam.project(top if face_seen else base[[1, 0, 3, 2]])
+        lit = ambient + (1 - ambient) * max(float((normal if face_seen else -normal) @ light), 0.3)
+        if shown_up:
+            tex = np.clip(look.faces.faces[b.name].astype(np.float32) * look.body_tint * lit, 0, 255)
         else:
-            tex = np.clip(look.back.astype(np.float32) * k_top, 0, 255)
-        _paste_texture(img, tex.astype(np.uint8), quad_top, face_alpha)
+            tex = np.clip(look.back.astype(np.float32) * lit, 0, 255)
+        _paste_texture(img, tex.astype(np.uint8), quad, face_alpha)
+        pts = cam.project(np.vstack([base, top]))
+        cv2.fillConvexPoly(owner, cv2.convexHull(pts.astype(np.int32)), k)
         if not b.labelled:
             continue
-        pts = cam.project(np.vstack([base, top]))
         x1, y1 = pts.min(0)
         x2, y2 = pts.max(0)
         full = (x2 - x1) * (y2 - y1)
         cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w_img), min(y2, h_img)
         if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * full:
             continue
-        centre = np.array([b.x, b.y, b.z + t])
-        p0, p1 = cam.project(np.array([centre, centre + u * h / 2]))
-        angle = math.degrees(math.atan2(p1[0] - p0[0], -(p1[1] - p0[1]))) % 360
+        if cv2.contourArea(quad.astype(np.float32)) < 0.3 * cv2.contourArea(cv2.convexHull(pts.astype(np.float32))):
+            continue  # seen edge-on: no face or back to read
+        shown = (top if face_seen else base).mean(0)
+        centre, p1 = cam.project(np.array([shown, shown + up * h / 2]))
+        angle = math.degrees(math.atan2(p1[0] - centre[0], -(p1[1] - centre[1]))) % 360
         orientation = int(round(angle / 90.0)) % 4 * 90
-        name = b.name if b.face_up else BACK
-        labels.append(TileLabel(det_class(b.face_up, orientation), (float(cx1), float(cy1), float(cx2), float(cy2)),
-                                name, orientation, b.role, b.sideways))
-    return img, labels
+        name = b.name if shown_up else BACK
+        label = TileLabel(det_class(shown_up, orientation), (float(cx1), float(cy1), float(cx2), float(cy2)), name,
+                          orientation, b.role, b.sideways)
+        candidates.append((k, label, quad))
+    return img, [lb for k, lb, quad in candidates if _in_sight(owner, k, quad) >= 0.5]
+
+
+def _in_sight(owner: np.ndarray, k: int, quad: np.ndarray) -> float:
+    """Share of block k's face (or back) that no nearer block covers, inside the image."""
+    x1, y1 = np.maximum(np.floor(quad.min(0)).astype(int), 0)
+    x2, y2 = np.minimum(np.ceil(quad.max(0)).astype(int) + 1, owner.shape[::-1])
+    if x2 <= x1 or y2 <= y1:
+        return 0.0
+    mask = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    cv2.fillConvexPoly(mask, (quad - [x1, y1]).astype(np.int32), 1)
+    area = int(mask.sum())
+    return float(np.count_nonzero((owner[y1:y2, x1:x2] == k) & (mask > 0))) / area if area else 0.0
 
 
 def degrade(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
@@ -659,8 +698,11 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
     kind = kind or rng.choices(("closeup", "table"), weights=(0.55, 0.45))[0]
     if size is None:
         size = (1280, 960) if rng.random() < 0.7 else (960, 1280)
-    blocks, truth, region = build_layout(rng, kind, m)
+    standing = m.standing > 0 and rng.random() < m.standing
+    blocks, truth, region = build_layout(rng, kind, m, standing)
     camera_kind = "fixed" if kind == "table" and rng.random() < 0.6 else "phone"
+    if standing:
+        camera_kind = "low"
     cam = frame_camera(rng, region, size, camera_kind, m.diagonal)
     look = _look(rng, face_sets)
     share = m.procedural if procedural is None else procedural
