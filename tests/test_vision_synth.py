@@ -174,3 +174,42 @@ def test_crop_balancer_takes_rare_faces_first() -> None:
     # measured: the red five 97, the sideways 3z 127, backs 636 (18 %): every face near an even share
     assert picked["0p"] >= 85 and picked["3z"] >= 95
     assert picked["back"] < 0.22 * 3600
+
+
+def _low_scene(blocks: list, seed: int = 3) -> list:
+    """Render blocks through a phone held low over seat 0 (the player photographing their own hand)."""
+    import random
+
+    from vision.synth import _look, frame_camera, render
+
+    rng = random.Random(seed)
+    xs, ys = [b.x for b in blocks], [b.y for b in blocks]
+    cam = frame_camera(rng, (min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20), (960, 720), "low")
+    _, labels = render(blocks, cam, _look(rng, load_face_sets(fonts=False)), rng)
+    return labels
+
+
+def test_standing_hand_reads_upright_from_the_players_seat() -> None:
+    import random
+
+    from vision.synth import MIXES, build_layout
+
+    blocks, truth, _ = build_layout(random.Random(21), "closeup", MIXES[3], standing=True)
+    assert any(b.standing for b in blocks) and not any(b.standing for b in blocks if b.role == "meld")
+    hand = sorted((lb for lb in _low_scene(blocks) if lb.role == "hand"), key=lambda lb: lb.box[0])
+    assert [lb.name for lb in hand] == truth.concealed
+    for lb in hand:  # upright faces, seen from the front: taller than wide
+        assert lb.det == det_class(True, 0) and lb.orientation == 0
+        assert lb.box[3] - lb.box[1] > lb.box[2] - lb.box[0]
+
+
+def test_tiles_behind_a_standing_row_are_hidden_and_backs_of_other_hands_are_backs() -> None:
+    from vision.synth import TILE_W, Block
+
+    row = [Block("1m", i * TILE_W, 0.0, 0.0, np.pi / 2, standing=True) for i in range(-1, 2)]
+    hidden = Block("9p", 0.0, 30.0, 0.0, np.pi / 2)  # lying right behind the standing row
+    across = [Block("2s", i * TILE_W, 250.0, 0.0, -np.pi / 2, standing=True, role="hidden") for i in range(3)]
+    labels = _low_scene(row + [hidden] + across)
+    names = Counter(lb.name for lb in labels)
+    assert names["1m"] == 3 and names["9p"] == 0
+    assert names["2s"] == 0 and names["back"] == 3  # the seat across shows its backs to the camera
