@@ -40,6 +40,11 @@ def is_face_up(det: int) -> bool:
     return det < 2
 
 
+def as_face_up(det: int) -> int:
+    """The face-up class with the same axis (when the classifier reads a face the detector took for a back)."""
+    return det % 2
+
+
 def crop_label(name: str, orientation: int, symmetric: frozenset[str]) -> str:
     """Classifier label of a crop that was turned upright the way `vision.crops.upright_crop` turns it.
 
