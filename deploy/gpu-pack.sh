@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Build .gpu/, everything a bare GPU box needs to train the recognizer offline (see models/MODEL_CARD.md):
+# the FluffyStuff art (by copy into this ignored folder, never into git), CJK and mahjong-glyph fonts cut down to the
+# few characters tiles need (fontTools subset: 100 KB instead of 150 MB), DejaVu for ultralytics, the ultralytics
+# wheels, and the checkpoints to start from. Run from the repo root on this machine, then carry .gpu to the box.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ART=${JANTAKU_TILE_ART:-../shared/tiles/fluffystuff/Export}
+INIT_DET=${INIT_DET:-} INIT_CLS=${INIT_CLS:-}
+mkdir -p .git/info && grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+rm -rf .gpu && mkdir -p .gpu/fonts .gpu/sym .gpu/dejavu .gpu/whl .gpu/init
+cp -r "$ART" .gpu/art
+python3 -m venv /tmp/jantaku-fonttools && /tmp/jantaku-fonttools/bin/pip install -q fonttools
+sub() { /tmp/jantaku-fonttools/bin/python -m fontTools.subset "$1" --font-number=0 --output-file="$2" "${@:3}"; }
+CJK="一二三四五六七八九萬万伍東南西北發発中白0123456789"
+for f in opentype/noto/NotoSerifCJK-Bold.ttc opentype/noto/NotoSerifCJK-Regular.ttc \
+         opentype/noto/NotoSansCJK-Bold.ttc opentype/noto/NotoSansCJK-Regular.ttc \
+         opentype/ipafont-mincho/ipam.ttf opentype/ipafont-gothic/ipag.ttf truetype/arphic/ukai.ttc \
+         truetype/arphic/uming.ttc; do
+  [ -f /usr/share/fonts/$f ] && sub /usr/share/fonts/$f ".gpu/fonts/$(basename "${f%.*}").ttf" --text="$CJK"
+done
+for f in ancient-scripts/Symbola_hint.ttf noto/NotoSansSymbols2-Regular.ttf; do
+  [ -f /usr/share/fonts/truetype/$f ] && sub /usr/share/fonts/truetype/$f ".gpu/sym/$(basename $f)" \
+    --unicodes=U+1F000-1F02F
+done
+cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf .gpu/dejavu/
+# ultralytics is pure Python; torch, torchvision, opencv, numpy and pillow are on the GPU image already
+pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+  --platform manylinux_2_28_x86_64 -d .gpu/whl ultralytics==8.4.190 ultralytics-thop==2.2.3
+[ -n "$INIT_DET" ] && cp "$INIT_DET" .gpu/init/det.pt
+[ -n "$INIT_CLS" ] && cp "$INIT_CLS" .gpu/init/cls.pt
+du -sh .gpu
