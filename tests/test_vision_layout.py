@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import pytest
 
-from vision.layout import build_view
-from vision.view import SeenTile
+from vision.layout import build_view, table_angle
+from vision.view import SEAT_NAMES, SeenTile
 
 W, H = 30.0, 40.0  # an upright tile's box in pixels
 SIZE = 1000.0  # square test image, so turning it keeps the size
@@ -153,3 +156,281 @@ def test_json_shape() -> None:
     assert set(data["tiles"][0]) == {"tile", "box", "confidence", "sideways", "upside_down"}
     assert set(data["hand"]) == {"concealed", "win", "melds"}
     assert data["hand"]["win"] == "2z"
+
+
+# ------------------------------------------------------------------------------------- photos across a corner
+
+
+def rotate(tiles: list[SeenTile], degrees: float) -> list[SeenTile]:
+    """The same table photographed with the camera turned `degrees` clockwise about the picture's centre: each tile's
+    footprint turns, its box becomes the upright rectangle around it, and the detector's axis and the classifier's
+    orientation are the nearest quarter turn (as the generator labels them)."""
+    a = math.radians(degrees)
+    c, s = math.cos(a), math.sin(a)
+    out = []
+    for t in tiles:
+        x1, y1, x2, y2 = t.box
+        corners = [((x - SIZE / 2) * c - (y - SIZE / 2) * s + SIZE / 2, (x - SIZE / 2) * s + (y - SIZE / 2) * c
+                    + SIZE / 2) for x in (x1, x2) for y in (y1, y2)]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        face = t.orientation if t.orientation is not None else (270 if t.horizontal else 0)
+        q = round((face + degrees) / 90) % 4 * 90
+        out.append(SeenTile(t.tile, (min(xs), min(ys), max(xs), max(ys)), t.confidence, horizontal=q % 180 == 90,
+                            orientation=None if t.orientation is None else q))
+    return out
+
+
+@pytest.mark.parametrize("degrees", [-35, -25, 20, 30])
+def test_hand_melds_and_dora_seen_across_a_corner(degrees: float) -> None:
+    """A phone held over a corner of the table: rows run diagonally. Before the layout turned the rows back, the
+    axis-aligned touching rules broke the hand into single tiles and no meld was found."""
+    view = build_view(rotate(scoring_photo(), degrees), int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert view.hand.win == "2z"
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": "left"}]
+    assert view.dora_indicators == ("3m",)
+    assert [t.sideways for t in view.tiles].count(True) == 1
+
+
+def test_hand_across_a_corner_whose_far_tiles_read_as_lying() -> None:
+    """Fixed: near 45 degrees perspective turns the far end of the hand past the detector's quarter turn, so those
+    upright tiles came with the lying axis and an orientation a quarter off, and the hand broke where they began."""
+    tiles = rotate(scoring_photo(), 40)
+    for k in range(5, 10):  # the far half of the concealed tiles: seen turned 46 degrees, not 40
+        tiles[k] = dataclasses.replace(tiles[k], horizontal=True, orientation=90)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert view.hand.win == "2z"
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": "left"}]
+    assert not any(t.sideways for t in view.tiles[:10])
+    assert not view.warnings  # read as one row, not pieced together across gaps
+
+
+@pytest.mark.parametrize("degrees", [-30, 25])
+def test_ponds_seen_across_a_corner(degrees: float) -> None:
+    view = build_view(rotate(table_with_ponds(), degrees), int(SIZE), int(SIZE))
+    assert view.hand.win == "5z"
+    ponds = {p.seat: (p.tiles, p.riichi) for p in view.ponds}
+    assert ponds == {"near": (("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m"), 7),
+                     "right": (("1p", "2p", "3p", "4p", "5p", "6p", "7p"), 3),
+                     "across": (("1s", "2s"), None),
+                     "left": (("9m", "9p", "9s", "1z", "2z", "3z", "4z"), None)}
+
+
+def test_table_angle_is_measured_from_the_rows() -> None:
+    assert abs(table_angle(scoring_photo())) < 1.0
+    assert table_angle(rotate(scoring_photo(), 30)) == pytest.approx(30, abs=2.0)
+    assert table_angle(rotate(table_with_ponds(), -40)) == pytest.approx(-40, abs=2.0)
+
+
+# ------------------------------------------------------------------------------------------------ melds
+
+
+@pytest.mark.parametrize(("spec", "kind", "source"), [
+    ("s:7z 7z 7z", "pon", "left"),
+    ("7z s:7z 7z", "pon", "across"),
+    ("7z 7z s:7z", "pon", "right"),
+    ("s:3p 4p 5p", "chi", "left"),
+    ("s:1z 1z 1z 1z", "kan", "left"),
+    ("1z s:1z 1z 1z", "kan", "across"),
+    ("1z 1z s:1z 1z", "kan", "across"),
+    ("1z 1z 1z s:1z", "kan", "right"),
+])
+def test_meld_source_is_the_sideways_tile(spec: str, kind: str, source: str) -> None:
+    hand, x = row("2m 3m 4m 6s 6s 6s 8p 8p 9p 9p", 100, 800)
+    win, x = row("9p", x + 25, 800)
+    meld, _ = row(spec, x + 45, 800)
+    for quarters in range(4):
+        view = build_view(turn(hand + win + meld, quarters), int(SIZE), int(SIZE))
+        assert [(m.kind, m.source) for m in view.hand.melds] == [(kind, source)], quarters
+        assert view.hand.melds[0].tiles == tuple(x.tile for x in meld)
+        assert view.hand.win == "9p"
+
+
+def test_added_kan_from_each_side() -> None:
+    for at, source in ((0, "left"), (1, "across"), (2, "right")):
+        hand, x = row("2m 3m 4m 6s 6s 6s 8p", 100, 800)
+        win, x = row("8p", x + 25, 800)
+        spec = ["5z", "5z", "5z"]
+        spec[at] = "s:5z"
+        called, _ = row(" ".join(spec), x + 45, 800)
+        beyond = side("5z", called[at].box[0], called[at].box[1] - 1)  # laid on the far side of the called tile
+        view = build_view(hand + win + called + [beyond], int(SIZE), int(SIZE))
+        assert [m.to_json() for m in view.hand.melds] == [
+            {"kind": "added-kan", "tiles": ["5z"] * 4, "source": source}], source
+        assert view.hand.concealed == ("2m", "3m", "4m", "6s", "6s", "6s", "8p")
+
+
+def test_closed_kan_showing_a_red_five_hides_plain_fives() -> None:
+    """Fixed: the backs of a closed kan (ankan) showing 0p and 5p used to read as "back", which the scorer doubled
+    into two red fives."""
+    hand, x = row("1m 2m 3m 7z 7z 7z 9s", 100, 800)
+    win, x = row("9s", x + 25, 800)
+    kan, _ = row("back 0p 5p back", x + 45, 800)
+    view = build_view(hand + win + kan, int(SIZE), int(SIZE))
+    assert [m.to_json() for m in view.hand.melds] == [
+        {"kind": "closed-kan", "tiles": ["5p", "0p", "5p", "5p"], "source": None}]
+    assert not view.warnings
+
+
+def test_closed_kan_of_two_faces_keeps_its_backs_and_warns() -> None:
+    hand, x = row("1m 2m 3m 7z 7z 7z 9s", 100, 800)
+    win, x = row("9s", x + 25, 800)
+    kan, _ = row("back 4p 5p back", x + 45, 800)
+    view = build_view(hand + win + kan, int(SIZE), int(SIZE))
+    assert view.hand.melds[0].tiles == ("back", "4p", "5p", "back")
+    assert any("4p and 5p" in w for w in view.warnings)
+
+
+def test_four_melds_and_a_single_concealed_tile() -> None:
+    """Fixed: the longest plain run was taken for the concealed part, so with four melds called a meld won and the
+    one concealed tile and the winning tile were thrown out of the hand."""
+    hand, x = row("1p", 100, 800)
+    win, x = row("1p", x + 25, 800)
+    tiles = hand + win
+    x += 45
+    for spec in ("s:1m 2m 3m", "s:5s 6s 7s", "7p s:7p 7p", "4p 4p s:4p"):
+        meld, x = row(spec, x, 800)
+        tiles += meld
+        x += 12
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1p",) and view.hand.win == "1p"
+    assert [(m.kind, m.source) for m in view.hand.melds] == [("chi", "left"), ("chi", "left"), ("pon", "across"),
+                                                              ("pon", "right")]
+    assert view.ponds == ()
+
+
+# ------------------------------------------------------------------------------------------------ winning tile
+
+
+def test_a_missing_hand_tile_does_not_make_the_winning_tile_a_meld() -> None:
+    """Fixed: a tile the detector missed leaves a gap the size of the winning tile's; the lone tile before the
+    gap was taken for the winning tile and the real one for a meld."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z", 100, 800)
+    del hand[10]  # the second 2z is not found
+    win, x = row("5z", x + 25, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    view = build_view(hand + win + pon, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "5z")
+    assert view.hand.win == "5z"
+    assert [(m.kind, m.source) for m in view.hand.melds] == [("pon", "left")]
+    assert any("gap in the hand row" in w for w in view.warnings)
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_winning_tile_set_apart_or_sideways_beside_the_hand(quarters: int) -> None:
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 800)
+    apart, _ = row("5z", x + 30, 800)
+    beside, _ = row("s:5z", x + 1, 800)
+    set_apart = build_view(turn(hand + apart, quarters), int(SIZE), int(SIZE))
+    sideways = build_view(turn(hand + beside, quarters), int(SIZE), int(SIZE))
+    assert (set_apart.hand.win, set_apart.hand.win_sideways) == ("5z", False)
+    assert (sideways.hand.win, sideways.hand.win_sideways) == ("5z", True)
+    assert set_apart.hand.concealed == sideways.hand.concealed == tuple(x.tile for x in hand)
+
+
+# ------------------------------------------------------------------------------------------------ dora
+
+
+def test_dora_beyond_the_winners_own_pond_in_a_close_up() -> None:
+    """Fixed: a close-up of the winner's corner shows the hand, their own pond and the indicators laid out beyond
+    it; the indicators used to be read as the first row of the pond."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 900)
+    win, _ = row("5z", x + 25, 900)
+    pond1, _ = row("1s 2s 3s 4s 5s 6s", 300, 800)
+    pond2, _ = row("7s 8s s:9s", 300, 841)
+    dora, _ = row("3m 4m", 330, 745)  # 14 px (a third of a tile) beyond the pond
+    view = build_view(turn(hand + win + pond1 + pond2 + dora, 2), int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m", "4m")
+    assert [(p.seat, p.tiles, p.riichi) for p in view.ponds] == [
+        ("near", ("1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"), 8)]
+
+
+def test_dora_beyond_a_lone_riichi_discard_in_a_close_up() -> None:
+    """Fixed: the winner's pond of one sideways riichi tile runs down the picture, so it was not seen as the
+    winner's and the lone indicator beyond it was read as another pond."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 900)
+    win, _ = row("5z", x + 25, 900)
+    riichi, _ = row("s:9s", 400, 800)
+    dora, _ = row("8p", 420, 740)
+    view = build_view(hand + win + riichi + dora, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("8p",)
+    assert [(p.seat, p.tiles, p.riichi) for p in view.ponds] == [("near", ("9s",), 0)]
+
+
+def test_dora_on_a_side_seats_wall_read_in_its_owners_order() -> None:
+    """Fixed: symmetric faces (1p, 8p) carry no orientation, so the wall's seat was taken to be the winner's and
+    indicators on a side seat's wall were read in reverse."""
+    tiles = scoring_photo()[:-1]  # no laid-out indicator: the dead wall shows them
+    wall = []
+    for k, name in enumerate(["back", "back", "1p", "8p", "back", "back", "back"]):
+        y = 150 + k * (W + 1)
+        o = None if name in ("back", "1p", "8p") else 90
+        wall.append(SeenTile(name, (900, y, 900 + H, y + W), 0.9, horizontal=True, orientation=o))
+    ponds = [t for t in table_with_ponds() if t.box[3] < 950]  # the other seats' ponds, to show the table centre
+    view = build_view(tiles + wall + ponds, int(SIZE), int(SIZE))
+    # the wall stands on the right (seat 1, shimocha), whose left-to-right runs up the picture
+    assert view.dora_indicators == ("8p", "1p")
+    assert len(view.ponds) == 4
+
+
+# ------------------------------------------------------------------------------------------------ ponds
+
+
+def test_pond_rows_seen_at_a_slant_stay_rows() -> None:
+    """Fixed: from a low phone the rows of a pond lie so close that each tile touches the tiles diagonally in the
+    next row, and the whole pond melted into one row, which also outvoted the hand as the longest row."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 950)
+    win, _ = row("5z", x + 25, 950)
+    pond = []
+    names = "1s 2s 3s 4s 5s 6s 7s 8s 9s 1p 2p 3p 4p 5p 6p 7p 8p".split()
+    for k, name in enumerate(names):
+        r, c = divmod(k, 6)
+        x0, y1 = 400 + c * 24, 650 + r * 14  # foreshortened: rows 14 px apart, boxes 18 px high
+        pond.append(SeenTile(name, (x0, y1 - 18, x0 + 23, y1), 0.9, horizontal=False, orientation=0))
+    view = build_view(hand + win + pond, int(SIZE), int(SIZE))
+    assert view.hand.concealed == tuple(x.tile for x in hand) and view.hand.win == "5z"
+    assert [(p.seat, p.tiles) for p in view.ponds] == [("near", tuple(names))]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_a_lone_riichi_discard_goes_to_the_seat_whose_side_it_lies_on(seat: int) -> None:
+    """Fixed: a pond of one sideways tile faces a neighbour's way and was given to that neighbour."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
+    tiles = hand + win
+    for k in range(4):
+        own, _ = row("s:9m" if k == seat else "1s 2s 3s", 407, 642)
+        tiles += turn(own, (4 - k) % 4)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    ponds = {p.seat: (p.tiles, p.riichi) for p in view.ponds}
+    assert ponds[SEAT_NAMES[seat]] == (("9m",), 0)
+    assert len(ponds) == 4
+
+
+def test_ponds_crowding_at_a_corner_keep_their_tiles() -> None:
+    """Fixed: the across pond's first tile sat flush on top of the left pond's column, and with a riichi tile cutting
+    its own row short it was taken for a riichi tile of the left pond, chaining both ponds into one long row that
+    then outvoted the hand."""
+    hand, x = row("6s", 100, 990)
+    win, x = row("6s", x + 25, 990)
+    tiles = hand + win
+    x += 45
+    for spec in ("s:2p 3p 4p", "s:3s 4s 5s", "back 7z 7z back", "s:5s 6s 7s"):
+        meld, x = row(spec, x, 990)
+        tiles += meld
+        x += 12
+    left = [SeenTile(n, (300, 300 + k * 31, 340, 330 + k * 31), 0.9, horizontal=True, orientation=90)
+            for k, n in enumerate("3m 2m 1s 8p 6z 6z".split())]
+    across = [SeenTile("1p", (310, 259, 340, 299), 0.9, horizontal=False, orientation=None),
+              SeenTile("3p", (341, 259, 371, 299), 0.9, horizontal=False, orientation=None),
+              SeenTile("8s", (372, 259, 412, 289), 0.9, horizontal=True, orientation=90),
+              SeenTile("4z", (413, 259, 443, 299), 0.9, horizontal=False, orientation=180),
+              SeenTile("8m", (444, 259, 474, 299), 0.9, horizontal=False, orientation=180),
+              SeenTile("7p", (475, 259, 505, 299), 0.9, horizontal=False, orientation=None)]
+    view = build_view(tiles + left + across, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("6s",) and view.hand.win == "6s"
+    assert [m.kind for m in view.hand.melds] == ["chi", "chi", "closed-kan", "chi"]
+    ponds = {p.seat: (p.tiles, p.riichi) for p in view.ponds}
+    assert ponds == {"across": (("7p", "8m", "4z", "8s", "3p", "1p"), 3),
+                     "left": (("3m", "2m", "1s", "8p", "6z", "6z"), None)}

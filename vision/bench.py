@@ -27,8 +27,8 @@ from vision.art import SHARED
 from vision.layout import build_view
 from vision.progress import progress
 from vision.recognizer import Recognizer
-from vision.synth import make_scene
-from vision.view import SeenTile
+from vision.synth import SceneTruth, make_scene
+from vision.view import SEAT_NAMES, SeenTile, TableView
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 
@@ -55,6 +55,32 @@ def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, in
         used_t.add(j)
         out.append((i, j))
     return out
+
+
+HAND_PARTS = ("concealed", "win", "melds", "dora")  # what scoring a photo needs; ponds are "pond:<seat>"
+
+
+def truth_parts(truth: SceneTruth) -> dict:
+    """A scene's truth part by part, in the shape `seen_parts` gives, so a part is read right when they are equal.
+
+    Table seats become the seat names of `TableView` (seat 0 is the winner, `near`); a seat whose pond is empty is
+    ([], None), as is a seat the view has no pond for."""
+    parts: dict = {"concealed": list(truth.concealed), "win": truth.win,
+                   "melds": [(m.kind, list(m.tiles), m.source) for m in truth.melds],
+                   "dora": list(truth.dora_indicators)}
+    for seat, tiles in truth.ponds.items():
+        parts[f"pond:{SEAT_NAMES[seat]}"] = (list(tiles), truth.riichi.get(seat))
+    return parts
+
+
+def seen_parts(view: TableView) -> dict:
+    """What the layout read, part by part (see `truth_parts`)."""
+    parts: dict = {"concealed": list(view.hand.concealed), "win": view.hand.win,
+                   "melds": [(m.kind, list(m.tiles), m.source) for m in view.hand.melds],
+                   "dora": list(view.dora_indicators)}
+    for p in view.ponds:
+        parts[f"pond:{p.seat}"] = (list(p.tiles), p.riichi)
+    return parts
 
 
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
@@ -87,14 +113,9 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
                 red += lb.name[0] == "0"
                 side += lb.sideways
         t = scene.truth
-        truth_rows = {"concealed": list(t.concealed), "win": t.win,
-                      "melds": [(m.kind, list(m.tiles), m.source) for m in t.melds],
-                      "dora": list(t.dora_indicators)}
-        seen_rows = {"concealed": list(view.hand.concealed), "win": view.hand.win,
-                     "melds": [(m.kind, list(m.tiles), m.source) for m in view.hand.melds],
-                     "dora": list(view.dora_indicators)}
+        truth_rows, seen_rows = truth_parts(t), seen_parts(view)
         ok_all = True
-        for key in truth_rows:
+        for key in HAND_PARTS:
             rows += 1
             same = truth_rows[key] == seen_rows[key]
             rows_ok += same

@@ -2,24 +2,34 @@
 
 Pure geometry on `SeenTile` values, so it is tested with hand-made detections. The steps:
 
+0. A photo taken across a corner of the table shows its rows running diagonally. The angle of the rows is measured
+   from each tile's nearest neighbour (modulo 90 degrees, so all four seats agree) and the tiles are turned back
+   into a frame where the rows run along the axes (`table_angle`, `_derotate`). Near 45 degrees perspective turns
+   part of a row past the detector's quarter turn; pairs of such tiles at an upright pitch are put back upright
+   (`_unsplit_rows`).
 1. Tiles that touch side by side along a row become *segments*. A row of upright tiles runs across their long axis,
    so two tiles link horizontally only when one of them stands vertically in the image (a sideways tile joins a row
    of upright ones, but two stacked rows of upright tiles never merge), and vertically only when one lies
-   horizontally.
+   horizontally. Each tile links only to its nearest neighbour in line on either side, so the rows of a pond seen
+   at a slant, which touch diagonally in the picture, stay apart.
 2. Collinear segments with modest gaps become *lines*. The hand line is the line with the most face-up tiles.
 3. Its upright tiles tell which way the hand faces; all boxes are turned by that multiple of 90 degrees, so from
    here on the winner sits at the bottom and reads left to right, whatever side the photo was taken from.
-4. On the hand line: the concealed part, then the winning tile set apart (or lying sideways beside the hand), then
-   the called melds, each recognised by its sideways tile (which seat it came from) or its two backs (closed kan);
-   a sideways tile just beyond a meld's sideways tile makes an added kan.
-5. Face-up tiles among backs (the dead wall), or else a short row beyond the hand, are the dora indicators.
-6. The rest are discard ponds: each segment is given to a seat by the way its tiles face (or by where it lies
-   around the table centre), rows are read from the centre outwards, and a sideways tile marks the riichi discard.
+4. On the hand line: the concealed part (the longest plain run that is not a called meld), then the winning tile
+   set apart (or lying sideways beside the hand), then the called melds, each recognised by its sideways tile
+   (which seat it came from) or its two backs (closed kan); a sideways tile just beyond a meld's sideways tile
+   makes an added kan.
+5. Face-up tiles among backs (the dead wall, read in its owner's order), or else a short row laid out beyond the
+   hand (beyond the winner's own pond in a close-up), are the dora indicators.
+6. The rest are discard ponds: each segment is given to a seat by the way its tiles face (a lone tile, maybe a
+   sideways riichi discard, by where it lies around the table centre), rows are read from the centre outwards,
+   and a sideways tile marks the riichi discard.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,7 +37,10 @@ from vision.view import SEAT_NAMES, Pond, SeenHand, SeenMeld, SeenTile, TableVie
 
 TOUCH_GAP = 0.3  # max gap between touching tiles, in short-side lengths
 LINE_GAP = 4.5  # max gap between segments of one line (hand to winning tile to melds), in short-side lengths
-ALIGN = 0.45  # max offset across the row between linked tiles, in short-side lengths
+DIAGONAL = 2.0  # degrees: rows turned further than this from the picture's axes are turned back first
+TILE_RATIO = 1.35  # long side over short side of a tile seen from above (35 x 26 mm)
+SKEWED = 20.0  # degrees: from here on perspective may turn a row's tiles across the detector's quarter turns
+WIDE = 1.085  # a step between tiles over the upright pitch, above which a tile lying across may lie between
 
 
 @dataclass
@@ -76,35 +89,83 @@ def _turn(tiles: list[SeenTile], quarter: int, width: float, height: float) -> l
     return out
 
 
-def _linked(a: _T, b: _T) -> bool:
-    """Touching neighbours in a row (across the image for upright tiles, down it for tiles lying horizontally)."""
+def _touch(a: _T, b: _T, across: bool) -> bool:
+    """Touching neighbours in a row running across the image (`across`, upright tiles) or down it (tiles lying
+    horizontally, a seat to the side); rows may slope up to ~30 degrees."""
     s = min(a.short, b.short)
     dx, dy = abs(a.cx - b.cx), abs(a.cy - b.cy)
-    if not (a.horizontal and b.horizontal):  # a row running across the image (tolerates rows up to ~30 degrees)
+    if across:
         gap = max(a.x1, b.x1) - min(a.x2, b.x2)
-        if gap < TOUCH_GAP * s and dx > 0.3 * s and dy < 0.6 * dx + 0.15 * s:
-            return True
-    if a.horizontal or b.horizontal:  # a row running down the image (a seat to the side)
-        gap = max(a.y1, b.y1) - min(a.y2, b.y2)
-        if gap < TOUCH_GAP * s and dy > 0.3 * s and dx < 0.6 * dy + 0.15 * s:
-            return True
-    return False
+        return not (a.horizontal and b.horizontal) and gap < TOUCH_GAP * s and dx > 0.3 * s and dy < 0.6 * dx + 0.15 * s
+    gap = max(a.y1, b.y1) - min(a.y2, b.y2)
+    return (a.horizontal or b.horizontal) and gap < TOUCH_GAP * s and dy > 0.3 * s and dx < 0.6 * dy + 0.15 * s
+
+
+def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
+    """Pairs (i, j), i < j, of tiles that are each other's nearest-in-line touching neighbour on that side.
+
+    Seen at a slant, the rows of a pond lie so close in the picture that a tile also touches the tiles diagonally
+    before and after it in the next row; linking all of them would melt the rows into one blob. A row is a chain:
+    each tile has one neighbour on each side, the one most in line with it."""
+    pairs: set[tuple[int, int]] = set()
+    for across in (True, False):
+        after: dict[int, tuple[float, int]] = {}
+        before: dict[int, tuple[float, int]] = {}
+        for a in ts:
+            for b in ts:
+                along = b.cx - a.cx if across else b.cy - a.cy
+                if along <= 0 or not _touch(a, b, across):
+                    continue
+                off = abs(b.cy - a.cy) if across else abs(b.cx - a.cx)
+                if off < after.get(a.i, (math.inf, -1))[0]:
+                    after[a.i] = (off, b.i)
+                if off < before.get(b.i, (math.inf, -1))[0]:
+                    before[b.i] = (off, a.i)
+        for i, (_, j) in after.items():
+            if before[j][1] == i:
+                pairs.add((min(i, j), max(i, j)))
+    return pairs
 
 
 def _segments(ts: list[_T]) -> list[list[_T]]:
     """Rows of touching tiles. Tiles of one axis link first; a tile of the other axis then joins a row only when it
     is not itself part of a longer row of its own (a riichi or called tile, not the corner of a side seat's pond)."""
-    pure = _components(ts, lambda a, b: a.horizontal == b.horizontal and _linked(a, b))
-    size = {t.i: len(seg) for seg in pure for t in seg}
+    pairs = _row_pairs(ts)
 
-    def link(a: _T, b: _T) -> bool:
-        if a.horizontal == b.horizontal:
-            return _linked(a, b)
+    def linked(a: _T, b: _T) -> bool:
+        return (min(a.i, b.i), max(a.i, b.i)) in pairs
+
+    pure = _components(ts, lambda a, b: a.horizontal == b.horizontal and linked(a, b))
+    size = {t.i: len(seg) for seg in pure for t in seg}
+    by_i = {t.i: t for t in ts}
+    neighbours: dict[int, set[int]] = {t.i: set() for t in ts}
+    for i, j in pairs:
+        neighbours[i].add(j)
+        neighbours[j].add(i)
+
+    def crossing(a: _T, b: _T) -> bool:
+        """a and b lie on different axes: the odd one joins the other's row if laid flush with its near (or far)
+        edge, as a called or riichi tile is laid."""
         row_h = _row_horizontal(a, b)
         odd = a if a.horizontal == row_h else b  # the tile lying across that row
-        # it lies flush with the near (or far) edge of the row, as a called or riichi tile is laid
         flush = min(abs(a.y1 - b.y1), abs(a.y2 - b.y2)) if row_h else min(abs(a.x1 - b.x1), abs(a.x2 - b.x2))
-        return size[odd.i] <= 2 and flush < 0.25 * min(a.short, b.short) and _linked(a, b)
+        # a tile beside it on its own axis may only be the added tile of a kan, linked to nothing else; one that
+        # goes on in a row makes the odd tile the end of that row (ponds crowding at a corner), not a riichi tile
+        partners = [j for j in neighbours[odd.i] if by_i[j].horizontal == odd.horizontal]
+        alone = all(len(neighbours[j]) == 1 for j in partners)
+        return size[odd.i] <= 2 and alone and flush < 0.25 * min(a.short, b.short) and linked(a, b)
+
+    # sideways tiles laid in a row of upright ones (called tiles); the tile stacked beyond one is an added kan's,
+    # not the start of a row running down the picture, which would bend the hand's row into an L
+    called = {x.i for i, j in pairs for x in (by_i[i], by_i[j])
+              if x.horizontal and by_i[i].horizontal != by_i[j].horizontal and _row_horizontal(by_i[i], by_i[j])
+              and crossing(by_i[i], by_i[j])}
+
+    def link(a: _T, b: _T) -> bool:
+        if a.horizontal != b.horizontal:
+            return crossing(a, b)
+        stacked = a.horizontal and not _row_horizontal(a, b) and (a.i in called or b.i in called)
+        return linked(a, b) and not stacked
 
     return _components(ts, link)
 
@@ -240,6 +301,18 @@ def _meld_kind(names: list[str]) -> str:
     return "unknown"
 
 
+def _closed_kan_tiles(a: str, b: str) -> tuple[str, ...]:
+    """The four tiles of a closed kan (ankan) whose middle tiles show `a` and `b`, in table order.
+
+    The backs hide two more copies of the same tile, named plain: a set holds one red five per suit at most, and a
+    red five behind a back cannot be seen, so plain is the only reading the photo supports (the scorer would
+    otherwise count a shown red five twice). Tiles that make no kan keep their backs, so the hand is refused."""
+    plain = ["5" + n[1] if n[0] == "0" else n for n in (a, b)]
+    if plain[0] != plain[1]:
+        return ("back", a, b, "back")
+    return (plain[0], a, b, plain[0])
+
+
 def _source(pos: int, size: int) -> str:
     if pos == 0:
         return "left"
@@ -257,8 +330,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
         if not t.face_up and k + 3 < len(tiles) and not tiles[k + 3].face_up:
             mid = tiles[k + 1 : k + 3]
             names = [m.name for m in mid]
-            melds.append(SeenMeld("closed-kan", (names[0], names[0], names[1], names[1]) if names[0] == names[1]
-                                  else ("back", names[0], names[1], "back"), None,
+            melds.append(SeenMeld("closed-kan", _closed_kan_tiles(names[0], names[1]), None,
                                   tuple(x.i for x in tiles[k : k + 4])))
             if _meld_kind(names * 2) != "kan":
                 warnings.append(f"closed kan shows {names[0]} and {names[1]}, which differ")
@@ -312,15 +384,33 @@ def _off_line(line: list[list[_T]]) -> set[int]:
     return out
 
 
+def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
+    """Which segment of the hand line (left to right) starts the concealed part: the longest run of plain upright
+    tiles, so that anything collinear on its left is not taken for this hand.
+
+    Segments that are called melds (a sideways tile or a back within their first four tiles, few tiles before it)
+    do not compete: with three or four melds called, a meld can be longer than the one or four tiles still
+    concealed, and taking it would throw the concealed tiles and the winning tile out of the hand."""
+    def plain_run(seg: list[_T]) -> int:
+        ordered = sorted(seg, key=lambda t: t.cx)
+        return next((k for k, t in enumerate(ordered) if t.i in across or not t.face_up), len(ordered))
+
+    def called(seg: list[_T]) -> bool:
+        run = plain_run(seg)
+        return run < len(seg) and run <= 3 and len(seg) - run <= 4
+
+    scores = [(plain_run(s) - 3 * sum(not t.face_up for t in s) - (100 if called(s) else 0), -k)
+              for k, s in enumerate(segs)]
+    return max(range(len(segs)), key=lambda k: scores[k])
+
+
 def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[SeenHand, set[int], set[int]]:
     beyond = _off_line(line)
     others = others + [t for s in line for t in s if t.i in beyond]
     line = [[t for t in s if t.i not in beyond] for s in line]
     line = [s for s in line if s]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
-    # the concealed part is the longest run; anything collinear on its left is not part of this hand
-    first = max(range(len(segs)), key=lambda k: (sum(t.face_up and not t.horizontal for t in segs[k])
-                                                  - 3 * sum(not t.face_up for t in segs[k]), -k))
+    first = _concealed_segment(segs, _across([t for s in segs for t in s], "h"))
     others = others + [t for s in segs[:first] for t in s]
     segs = segs[first:]
     across = _across([t for s in segs for t in s], "h")
@@ -334,12 +424,14 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
             cut = next((k for k, t in enumerate(ordered) if t.i in across or not t.face_up), None)
             if cut is not None:  # melds laid against the hand without a gap
                 concealed, meld_tiles = ordered[:cut], ordered[cut:]
-        elif meld_tiles:
+        elif meld_tiles or len(ordered) > 1 or ordered[0].i in across or not ordered[0].face_up:
             meld_tiles += ordered
-        elif win is None and len(ordered) == 1 and ordered[0].face_up:
+        else:  # a lone upright tile before any meld: the winning tile, unless another follows it
+            if win is not None:  # a tile of the hand was not found and left a gap the size of the win's
+                concealed.append(win)
+                gap = "a gap in the hand row (a tile not found?); reading on past it"
+                warnings += [] if gap in warnings else [gap]
             win = ordered[0]
-        else:
-            meld_tiles += ordered
     extra = [t for t in others if t.face_up]
     notes: list[str] = []
     melds, used = _parse_melds(meld_tiles, extra, notes, across)
@@ -363,11 +455,164 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     return hand, used_ids, across
 
 
+def table_angle(tiles: list[SeenTile]) -> float:
+    """The angle (degrees, -45..45, clockwise in the image) the table's rows make with the picture's axes.
+
+    Every row of a table, whichever seat it belongs to, runs along one of two perpendicular directions, so the
+    direction from each tile to its nearest neighbour, taken modulo 90 degrees, points the same way for all of them
+    (averaged on the circle of four times the angle so that 44 and -44 degrees agree)."""
+    centres = [t.centre for t in tiles]
+    sx = sy = 0.0
+    for k, (x, y) in enumerate(centres):
+        best, vec = math.inf, None
+        for j, (u, v) in enumerate(centres):
+            d = (u - x) ** 2 + (v - y) ** 2
+            if j != k and 0 < d < best:
+                best, vec = d, (u - x, v - y)
+        if vec is None:
+            continue
+        a = 4 * math.atan2(vec[1], vec[0])
+        sx, sy = sx + math.cos(a), sy + math.sin(a)
+    if not sx and not sy:
+        return 0.0
+    return math.degrees(math.atan2(sy, sx)) / 4
+
+
+def _derotate(tiles: list[SeenTile], width: int, height: int, angle: float) -> tuple[list[SeenTile], int, int]:
+    """The tiles in a frame turned by -angle, so that the rows of a photo taken across a corner of the table run
+    along the frame's axes again and the row rules below (gaps, alignment, stacking) hold.
+
+    A box in the photo is the upright rectangle around a turned tile; in the new frame each tile gets back a box of
+    a tile's proportions, its long side along the frame's y axis unless the detector saw it lying. Its size comes
+    from the sum of the box sides, which is stable at any angle: w + h = (a + b) (|cos| + |sin|). Solving for the
+    two sides apart divides by cos(2 angle), which blows up noise and the tile's visible thickness towards 45
+    degrees, so whether a tile lies across its row is left to the detector's axis. Orientations stay as they are:
+    for |angle| < 45 the nearest quarter turn of a tile does not change."""
+    r = math.radians(angle)
+    c, s = math.cos(r), math.sin(r)
+    ac, as_ = abs(c), abs(s)
+    cx, cy = width / 2, height / 2
+    corners = [(x * c + y * s, -x * s + y * c) for x in (-cx, cx) for y in (-cy, cy)]
+    nw = max(p[0] for p in corners) - min(p[0] for p in corners)
+    nh = max(p[1] for p in corners) - min(p[1] for p in corners)
+    out = []
+    for t in tiles:
+        x1, y1, x2, y2 = t.box
+        bw, bh = x2 - x1, y2 - y1
+        short = (bw + bh) / (ac + as_) / (1 + TILE_RATIO)
+        w, h = (TILE_RATIO * short, short) if t.horizontal else (short, TILE_RATIO * short)
+        px, py = t.centre[0] - cx, t.centre[1] - cy
+        mx, my = px * c + py * s + nw / 2, -px * s + py * c + nh / 2
+        out.append(dataclasses.replace(t, box=(mx - w / 2, my - h / 2, mx + w / 2, my + h / 2)))
+    return out, round(nw), round(nh)
+
+
+def _wall_seat(seg: list[_T], rest: list[_T]) -> int:
+    """The seat (0 near, 1 right, 2 across, 3 left) whose dead wall this is, so its indicators are read in its
+    owner's left-to-right order.
+
+    The face-up indicators tell by the way they face; when they cannot (symmetric faces such as 1p or 8p carry no
+    orientation) the wall's axis and its side of the table centre tell: a wall lies in front of its owner, beyond
+    the ponds."""
+    axis = _axis(seg)
+    f = _facing(seg, axis)
+    if f is not None:
+        return {0: 0, 270: 1, 180: 2, 90: 3}[f]
+    mx, my = sum(t.cx for t in seg) / len(seg), sum(t.cy for t in seg) / len(seg)
+    cx, cy = sum(t.cx for t in rest) / len(rest), sum(t.cy for t in rest) / len(rest)
+    if axis == "h":
+        return 0 if my >= cy else 2
+    return 1 if mx >= cx else 3
+
+
+def _laid_out_dora(segs: list[list[_T]], hand_cy: float) -> list[_T]:
+    """With no dead wall in the photo, the indicators laid out for it: a short row of upright tiles beyond the hand.
+
+    When the winner's own pond is in the picture too (a close-up), its rows face the same way (or it is a lone
+    riichi discard lying sideways); the indicators are then the row farthest from the hand, set off from the pond
+    by a clear gap (pond rows touch), and no other seat's pond may be in sight (on a whole table they lie on the
+    dead wall, which was not found)."""
+    loose = [s for s in segs if all(t.face_up for t in s)]
+    if not loose:
+        return []
+    near = [s for s in loose if len(s) == 1 or (_axis(s) == "h" and _facing(s, "h") in (0, None))]
+    if len(near) != len(loose) or len(near) > 4:
+        return []
+    far = min(near, key=lambda s: sum(t.cy for t in s) / len(s))
+    if len(far) > 5 or any(t.horizontal for t in far) or sum(t.cy for t in far) / len(far) >= hand_cy:
+        return []
+    height = sorted(t.y2 - t.y1 for t in far)[len(far) // 2]
+    below = [s for s in near if s is not far]
+    gap = min((min(t.y1 for t in s) - max(t.y2 for t in far) for s in below), default=math.inf)
+    return far if gap > 0.02 * height else []
+
+
+def _chains(tiles: list[SeenTile]) -> list[list[int]]:
+    """Rows running across the frame, found from the tile centres alone (no axis, no orientation): each tile is
+    linked to its nearest neighbour on the right within its band, when that one has it as its nearest on the left."""
+    sizes = [min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles]
+    right: dict[int, tuple[float, int]] = {}
+    left: dict[int, tuple[float, int]] = {}
+    for i, a in enumerate(tiles):
+        for j, b in enumerate(tiles):
+            dx, dy = b.centre[0] - a.centre[0], abs(b.centre[1] - a.centre[1])
+            s = min(sizes[i], sizes[j])
+            if 0.4 * s < dx < 2.0 * s and dy < 0.35 * s:
+                if dx < right.get(i, (math.inf, -1))[0]:
+                    right[i] = (dx, j)
+                if dx < left.get(j, (math.inf, -1))[0]:
+                    left[j] = (dx, i)
+    links = {i: j for i, (_, j) in right.items() if left[j][1] == i}
+    chains = []
+    for i in sorted(set(links) - set(links.values()), key=lambda k: tiles[k].centre[0]):
+        chain = [i]
+        while chain[-1] in links:
+            chain.append(links[chain[-1]])
+        chains.append(chain)
+    return chains
+
+
+def _unsplit_rows(tiles: list[SeenTile]) -> list[SeenTile]:
+    """Upright tiles of a row across the frame that the detector saw lying, put back upright.
+
+    Seen across a corner, the tiles of one row turn by up to 20 degrees between one end and the other
+    (perspective), so near 45 degrees the nearest quarter turn that the detector and the classifier give flips
+    partway along the hand, and the rest of its upright tiles read as lying sideways. Two tiles lying sideways
+    never stand side by side at an upright tile's pitch (26 mm; beside each other they take 35), so such a pair, at
+    the pitch of the upright pairs of the same row, is upright. Only that is changed: a lone tile lying across the
+    row keeps the detector's word (it may be a called or riichi tile)."""
+    out = list(tiles)
+    for chain in _chains(tiles):
+        steps = [(tiles[b].centre[0] - tiles[a].centre[0], a, b) for a, b in zip(chain, chain[1:], strict=False)]
+        upright = sorted(d for d, a, b in steps if not tiles[a].horizontal and not tiles[b].horizontal)
+        if len(upright) < 2:
+            continue
+        pitch = upright[len(upright) // 2]
+        flip = {i for d, a, b in steps if tiles[a].horizontal and tiles[b].horizontal and d < WIDE * pitch
+                for i in (a, b)}
+        ups = Counter(tiles[i].orientation for i in chain
+                      if not tiles[i].horizontal and tiles[i].orientation is not None)
+        up = ups.most_common(1)[0][0] if ups else None
+        for i in flip:
+            t = tiles[i]
+            x, y = t.centre
+            w, h = t.box[3] - t.box[1], t.box[2] - t.box[0]  # the box turns a quarter
+            out[i] = dataclasses.replace(t, box=(x - w / 2, y - h / 2, x + w / 2, y + h / 2), horizontal=False,
+                                         orientation=None if t.orientation is None else up)
+    return out
+
+
 def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     """Group recognised tiles into the hand, melds, dora indicators and ponds (see the module docstring)."""
     warnings: list[str] = []
     if not tiles:
         return TableView(width, height, (), SeenHand(), (), (), ("no tiles found in the photo",))
+    original, size = tiles, (width, height)
+    angle = table_angle(tiles)
+    if abs(angle) > DIAGONAL:
+        tiles, width, height = _derotate(tiles, width, height, angle)
+    if abs(angle) >= SKEWED:
+        tiles = _unsplit_rows(tiles)
     base = _turn(tiles, 0, width, height)
     segs = _segments(base)
     lines = _lines(segs)
@@ -397,18 +642,14 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     wall = [s for s in rest_segs if any(not t.face_up for t in s) and any(t.face_up for t in s)]
     if wall:
         seg = max(wall, key=len)
-        f = _facing(seg, _axis(seg))
-        seat = {0: 0, 270: 1, 180: 2, 90: 3}.get(f if f is not None else 0, 0)
+        seat = _wall_seat(seg, [t for t in turned if t.i not in used])
         dora = sorted((t for t in seg if t.face_up), key=lambda t: (t.cx, -t.cy, -t.cx, t.cy)[seat])
         taken = {t.i for t in seg}
     else:
-        # no dead wall: a lone short row of upright tiles beyond the hand (the indicators laid out for the photo)
-        loose = [s for s in rest_segs if all(t.face_up for t in s)]
-        taken = set()
         hand_cy = sum(t.cy for s in hand_line_t for t in s) / sum(len(s) for s in hand_line_t)
-        if len(loose) == 1 and len(loose[0]) <= 5 and sum(t.cy for t in loose[0]) / len(loose[0]) < hand_cy:
-            dora = _order(loose[0])
-            taken = {t.i for t in loose[0]}
+        row = _laid_out_dora(rest_segs, hand_cy)
+        dora = _order(row) if row else []
+        taken = {t.i for t in row}
     ponds = _ponds([s for s in rest_segs if not ({t.i for t in s} & taken)], turned, warnings)
 
     # sideways / upside-down flags relative to each tile's own row
@@ -417,28 +658,53 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
         for t in s:
             flags[t.i] = (t.i in hand_across, t.orientation == 180)
     out = []
-    for k, t in enumerate(tiles):
+    for k, t in enumerate(original):
         side, flip = flags.get(k, ponds[1].get(k, (False, False)))
         out.append(dataclasses.replace(t, sideways=side, upside_down=flip))
-    return TableView(width, height, tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
+    return TableView(size[0], size[1], tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
                      tuple(warnings))
+
+
+def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:
+    """The seat (0 near, 1 right, 2 across, 3 left) a row of discards belongs to, the table centre at (cx, cy)
+    and `seen` the seats whose longer rows are in the picture.
+
+    A row tells by the way its upright tiles face. A lone tile cannot: it may be a riichi discard lying sideways,
+    facing a neighbour's way. It goes by the side of the centre it lies on when ponds of two seats or more are in
+    sight (so the centre is known) and it is clear of the diagonals; to the winner when no other pond is in sight
+    (a close-up of the winner's corner); else to a seat in sight it may be the sideways riichi tile of; else by
+    its own facing."""
+    mx, my = sum(t.cx for t in seg) / len(seg), sum(t.cy for t in seg) / len(seg)
+    dx, dy = mx - cx, my - cy
+    axis = _axis(seg)
+    f = _facing(seg, axis)
+    if f is None:
+        f = (0 if dy >= 0 else 180) if axis == "h" else (270 if dx >= 0 else 90)
+    upright = {0: 0, 270: 1, 180: 2, 90: 3}[f]
+    if len(seg) > 1:
+        return upright
+    if len(seen) >= 2 and abs(abs(dx) - abs(dy)) > 0.5 * seg[0].short:
+        return (0 if dy > 0 else 2) if abs(dy) > abs(dx) else (1 if dx > 0 else 3)
+    if not seen:  # no other pond in sight: a close-up of the winner's corner, whose own discard this is
+        return 0
+    if upright not in seen:
+        sideways = [k for k in ((upright + 1) % 4, (upright + 3) % 4) if k in seen]
+        if len(sideways) == 1:
+            return sideways[0]
+    return upright
 
 
 def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple[list[Pond], dict]:
     segs = [s for s in segs if sum(t.face_up for t in s) >= 1 and all(t.face_up for t in s)]
     if not segs:
         return [], {}
-    cx = sum(t.cx for s in segs for t in s) / sum(len(s) for s in segs)
-    cy = sum(t.cy for s in segs for t in s) / sum(len(s) for s in segs)
+    everything = [t for s in segs for t in s]
+    cx = (min(t.x1 for t in everything) + max(t.x2 for t in everything)) / 2
+    cy = (min(t.y1 for t in everything) + max(t.y2 for t in everything)) / 2
     by_seat: dict[int, list[list[_T]]] = {}
+    seen = {_pond_seat(s, cx, cy, set()) for s in segs if len(s) > 1}
     for s in segs:
-        axis = _axis(s)
-        f = _facing(s, axis)
-        if f is None:
-            mx = sum(t.cx for t in s) / len(s)
-            my = sum(t.cy for t in s) / len(s)
-            f = (0 if my >= cy else 180) if axis == "h" else (270 if mx >= cx else 90)
-        by_seat.setdefault({0: 0, 270: 1, 180: 2, 90: 3}[f], []).append(s)
+        by_seat.setdefault(_pond_seat(s, cx, cy, seen), []).append(s)
     ponds: list[Pond] = []
     flags: dict[int, tuple[bool, bool]] = {}
     for seat in sorted(by_seat):
