@@ -77,6 +77,7 @@ class Scene:
     labels: list[TileLabel]
     truth: SceneTruth
     style: str = ""  # the tile set drawn: a vision.art FaceSet name or "procedural-<seed>"
+    camera: Camera | None = None  # the camera it was seen through (benchmarks split results by view)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class Mix:
     diagonal: float = 0.0  # chance the camera looks 20-35 degrees off the table's axes
     pond_jitter: float = 0.0  # mm each pond is shifted along and across (corner ponds crowding a neighbour)
     standing: float = 0.0  # chance the hands stand (faces to their owners), seen by a phone low over the winner's seat
+    white_backs: bool = True  # a white back looks exactly like a blank white dragon; real sets rarely have one
 
 
 MIXES: dict[int, Mix] = {
@@ -105,6 +107,9 @@ MIXES: dict[int, Mix] = {
 }
 # Round 3 adds what the round-2 model missed on real photos: a standing hand photographed from the player's seat.
 MIXES[3] = replace(MIXES[2], standing=0.3)
+# Round 4: no white backs, so a plain white face is a white dragon (round 3 read blank hakus as backs on real photos).
+MIXES[4] = replace(MIXES[3], white_backs=False)
+_COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
 
@@ -506,11 +511,13 @@ class Look:
     size: float  # tile size factor
 
 
-def _look(rng: random.Random, face_sets: tuple[FaceSet, ...]) -> Look:
+def _look(rng: random.Random, face_sets: tuple[FaceSet, ...], white_backs: bool = True) -> Look:
     weights = [3.0 if fs.name == "fluffy-regular" else 1.0 if fs.name == "fluffy-black" else 1.2 for fs in face_sets]
     fs = rng.choices(face_sets, weights=weights)[0]
     back_colour = np.array(rng.choice([(40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230),
                                        (40, 40, 40), (220, 220, 220), (150, 60, 120), (180, 180, 60)]), float)
+    if not white_backs and back_colour.min() > 200:
+        back_colour = np.array(rng.choice(_COLOURED_BACKS), float)
     back_colour = np.clip(back_colour * rng.uniform(0.7, 1.2), 0, 255)
     if fs.back is not None and rng.random() < 0.4:
         back = fs.back
@@ -667,7 +674,7 @@ def degrade(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.nd
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
 
 
-def _procedural_look(look: Look, seed: int) -> Look | None:
+def _procedural_look(look: Look, seed: int, white_backs: bool = True) -> Look | None:
     """The same scene look with a random procedural tile set (vision.faces); None when no CJK font is installed."""
     from vision import faces
 
@@ -675,6 +682,8 @@ def _procedural_look(look: Look, seed: int) -> Look | None:
         style = faces.random_style(np.random.default_rng(seed))
     except faces.NoCJKFontError:
         return None
+    if not white_backs and min(style.back_colour) > 200:
+        style = replace(style, back_colour=_COLOURED_BACKS[seed % len(_COLOURED_BACKS)])
     textures, body, back = faces.bgr_textures(style)
     fs = FaceSet(f"procedural-{seed}", textures, body, back)
     tint = look.body_tint
@@ -704,14 +713,14 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
     if standing:
         camera_kind = "low"
     cam = frame_camera(rng, region, size, camera_kind, m.diagonal)
-    look = _look(rng, face_sets)
+    look = _look(rng, face_sets, m.white_backs)
     share = m.procedural if procedural is None else procedural
     side = random.Random(seed * 7_919 + 104_729)
     if fonts and share > 0 and side.random() < share:
-        look = _procedural_look(look, side.randrange(2**31)) or look
+        look = _procedural_look(look, side.randrange(2**31), m.white_backs) or look
     img, labels = render(blocks, cam, look, rng)
     truth.viewer_seat = _viewer_seat(cam)
-    return Scene(degrade(img, rng, strength), labels, truth, look.faces.name)
+    return Scene(degrade(img, rng, strength), labels, truth, look.faces.name, cam)
 
 
 def _viewer_seat(cam: Camera) -> int:

@@ -79,23 +79,6 @@ def noisy_tiles(tiles: list[SeenTile], rng: random.Random, jitter: float, drop: 
     return kept, dropped
 
 
-def scene_camera(seed: int, mix: int, truth: synth.SceneTruth) -> synth.Camera | None:
-    """The camera `make_scene(seed, mix=mix)` framed, rebuilt from the same random stream.
-
-    The scene does not record its camera, so this follows make_scene's draws; it answers None (view `unknown`) when
-    the rebuilt layout's truth differs from the scene's, i.e. when the generator's order of draws has changed."""
-    m = synth.MIXES[mix]
-    rng = random.Random(seed)
-    kind = rng.choices(("closeup", "table"), weights=(0.55, 0.45))[0]
-    size = (1280, 960) if rng.random() < 0.7 else (960, 1280)
-    standing = getattr(m, "standing", 0) > 0 and rng.random() < m.standing
-    _, rebuilt, region = synth.build_layout(rng, kind, m, standing) if standing else synth.build_layout(rng, kind, m)
-    camera_kind = "fixed" if kind == "table" and rng.random() < 0.6 else "phone"
-    cam = synth.frame_camera(rng, region, size, "low" if standing else camera_kind, m.diagonal)
-    rebuilt.viewer_seat = truth.viewer_seat
-    return cam if rebuilt == truth else None
-
-
 def view_kind(cam: synth.Camera | None) -> str:
     """overhead, angled or diagonal (see the module docstring); diagonal first, whatever the elevation."""
     if cam is None:
@@ -168,7 +151,7 @@ def run(scenes: int, seed: int, mix: int, jitter: float, drop: float, failures: 
     for k in range(scenes):
         s = seed * 1_000_003 + SEED_OFFSET + k
         scene = synth.make_scene(s, mix=mix, fonts=False)
-        view = view_kind(scene_camera(s, mix, scene.truth))
+        view = view_kind(scene.camera)
         views[view] += 1
         h, w = scene.image.shape[:2]
         truth, visible = truth_parts(scene.truth), visible_parts(scene)
