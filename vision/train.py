@@ -1,4 +1,4 @@
-"""Train the two stages from scratch on CPU and export them to ONNX (needs the optional extra `.[train]`).
+"""Train the two stages from scratch (CPU, or a GPU with `--device 0`) and export them to ONNX (extra `.[train]`).
 
 Stage 1 is a YOLOv8n detector built from its yaml (no downloaded weights) with four classes: face-up or face-down,
 long axis vertical or horizontal. Stage 2 is a YOLOv8n-cls classifier on 64 px colour crops turned upright by the
