@@ -374,6 +374,123 @@ def test_dora_on_a_side_seats_wall_read_in_its_owners_order() -> None:
     assert len(view.ponds) == 4
 
 
+def seven_pairs_hand() -> list[SeenTile]:
+    """A closed hand at the bottom of the picture, its winning tile laid sideways beside it."""
+    hand, x = row("4s 6s 6s 8s 8s 2z 2z 3z 3z 6z 6z 7z 7z", 100, 950)
+    win, _ = row("s:4s", x, 950)
+    return hand + win
+
+
+def dead_wall(spec: str, x: float, y_bottom: float) -> list[SeenTile]:
+    """A dead wall across the far side of the table: upright tiles 1 px apart, the indicators facing the camera."""
+    return row(spec, x, y_bottom)[0]
+
+
+def test_a_jumble_of_backs_beside_a_pond_gives_no_dora() -> None:
+    """Fixed: face-down tiles pushed aside in a heap (some tilted, so their boxes are bigger, some lying) touched a
+    row of discards, and the whole row was read as six dora indicators, which no photo can show, so the hand that
+    was read right could not be scored."""
+    pond, _ = row("1p 8p 4z 5z 1z 3s", 300, 500)
+    heap = [SeenTile("back", (252, 452, 298, 510), 0.9, horizontal=False, orientation=None),  # tilted, against 1p
+            SeenTile("back", (200, 470, 251, 505), 0.9, horizontal=True, orientation=None),
+            SeenTile("back", (230, 380, 280, 430), 0.9, horizontal=False, orientation=None),
+            SeenTile("back", (180, 400, 228, 440), 0.9, horizontal=True, orientation=None)]
+    view = build_view(seven_pairs_hand() + pond + heap, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ()
+    assert view.hand.concealed == ("4s", "6s", "6s", "8s", "8s", "2z", "2z", "3z", "3z", "6z", "6z", "7z", "7z")
+    assert (view.hand.win, view.hand.win_sideways) == ("4s", True)
+    assert [(p.seat, p.tiles) for p in view.ponds] == [("near", ("1p", "8p", "4z", "5z", "1z", "3s"))]
+    assert any("no dead wall" in w for w in view.warnings)
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+@pytest.mark.parametrize("spec, dora", [("back back 3m back back back back", ("3m",)),
+                                        ("back back 3m 9p back back back", ("3m", "9p")),
+                                        ("3m 9p 1z 2z 5s back back", ("3m", "9p", "1z", "2z", "5s"))])
+def test_a_dead_wall_gives_its_indicators_and_not_a_discard_lying_against_it(
+        quarters: int, spec: str, dora: tuple[str, ...]) -> None:
+    """Fixed: a discard touching the end of the dead wall (a little off its row, as a pond's tile lies) was read
+    as one more indicator."""
+    wall = dead_wall(spec, 400, 300)
+    stray = up("7m", 400 + 7 * (W + 1), 313)  # against the wall's last tile, a third of a tile nearer the camera
+    view = build_view(turn(seven_pairs_hand() + wall + [stray], quarters), int(SIZE), int(SIZE))
+    assert view.dora_indicators == dora
+    assert [(p.seat, p.tiles) for p in view.ponds] == [("near", ("7m",))]
+    assert not any("no dead wall" in w for w in view.warnings)
+
+
+def test_more_than_five_face_up_tiles_in_a_row_of_backs_are_not_dora() -> None:
+    """A row of backs in step with six face-up tiles is no dead wall (it shows five indicators at most): the six
+    are discards lying against the live wall, and the hand is still read."""
+    wall = dead_wall("back back 1m 2m 3m 4m 5m 6m back", 300, 500)
+    view = build_view(seven_pairs_hand() + wall, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ()
+    assert [(p.seat, p.tiles) for p in view.ponds] == [("near", ("1m", "2m", "3m", "4m", "5m", "6m"))]
+    assert view.hand.win == "4s"
+
+
+def test_another_players_closed_kan_is_not_a_dead_wall() -> None:
+    """Four tiles laid as a closed kan (back, two like faces, back) away from the hand are another player's meld:
+    neither dora indicators nor discards."""
+    kan = dead_wall("back 0s 5s back", 400, 300)
+    pond, _ = row("1m 9p 2s 3s 4s 5s", 420, 600)
+    view = build_view(seven_pairs_hand() + kan + pond, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ()
+    assert [(p.seat, p.tiles) for p in view.ponds] == [("near", ("1m", "9p", "2s", "3s", "4s", "5s"))]
+    assert view.hand.win == "4s"
+
+
+def test_dead_wall_past_a_tile_not_found_keeps_its_indicator() -> None:
+    """A back and a face-up tile alone make no wall, unless the wall goes on in line past a missing tile."""
+    tiles = seven_pairs_hand()
+    alone = build_view(tiles + dead_wall("back 3m", 400, 300), int(SIZE), int(SIZE))
+    assert alone.dora_indicators == ()
+    assert [(p.seat, p.tiles) for p in alone.ponds] == [("near", ("3m",))]
+    wall = dead_wall("back 3m", 400, 300) + dead_wall("back back back", 400 + 3 * (W + 1), 300)
+    found = build_view(tiles + wall, int(SIZE), int(SIZE))
+    assert found.dora_indicators == ("3m",) and found.ponds == ()
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_a_hand_row_with_backs_inside_stays_the_hand(quarters: int) -> None:
+    """Fixed: blank white dragons in the hand read as backs made the hand row look like a dead wall with eight
+    indicators; the meld beside it was taken for the hand, and the real dead wall was lost."""
+    hand, x = row("4s 5s 6s 5p 5p 4z 4z back back 5z", 100, 900)
+    kan, x = row("9m 9m s:9m 9m", x + 20, 900)
+    win, _ = row("0p", x + 30, 900)
+    wall = dead_wall("back back 8m 8m back back back", 350, 400)
+    view = build_view(turn(hand + kan + win + wall, quarters), int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("4s", "5s", "6s", "5p", "5p", "4z", "4z", "back", "back", "5z")
+    assert [(m.kind, m.tiles, m.source) for m in view.hand.melds] == [("kan", ("9m", "9m", "9m", "9m"), "across")]
+    assert view.dora_indicators == ("8m", "8m")
+    assert any("2 tiles read as face down inside the hand row" in w for w in view.warnings)
+
+
+def test_a_hand_row_whose_first_tile_reads_as_a_back_is_chosen_over_the_ponds() -> None:
+    """A hand of fourteen tiles whose first, a blank white dragon, reads as a back, on a table whose ponds show more
+    face-up tiles in one line: the straight row of ten and more is the hand."""
+    hand, x = row("back 6z 7z 2z 1z 4z 4z 1p 9p 1s 9s 9m 1m", 100, 950)
+    win, _ = row("s:3z", x, 950)
+    ponds = []
+    for k, spec in enumerate(("1m 2m 3m 4m 5m 6m", "7m 8m 9m 1p 2p 3p", "4p 5p 6p 7p 8p 9p")):
+        ponds += row(spec, 150 + k * 220, 500)[0]  # three ponds' rows in one line across the table
+    view = build_view(hand + win + ponds, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("back", "6z", "7z", "2z", "1z", "4z", "4z", "1p", "9p", "1s", "9s", "9m", "1m")
+    assert (view.hand.win, view.hand.win_sideways) == ("3z", True)
+    assert any("1 tile read as face down inside the hand row" in w for w in view.warnings)
+
+
+def test_a_closed_kan_laid_against_a_long_hand_is_not_read_as_hand_tiles() -> None:
+    """Backs inside a long hand row are hand tiles misread, but a closed kan laid flush after it (back, two like
+    faces, back) stays a closed kan."""
+    hand, _ = row("1m 1m 1m 2p 3p 4p 6s 7s 8s 9p 9p back 5s 5s back", 100, 900)
+    view = build_view(hand, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "1m", "1m", "2p", "3p", "4p", "6s", "7s", "8s", "9p")
+    assert view.hand.win == "9p"  # a tsumo without a gap: the last tile of the hand
+    assert [(m.kind, m.tiles) for m in view.hand.melds] == [("closed-kan", ("5s", "5s", "5s", "5s"))]
+    assert not any("face down inside" in w for w in view.warnings)
+
+
 # ------------------------------------------------------------------------------------------------ ponds
 
 

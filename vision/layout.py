@@ -12,15 +12,19 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    of upright ones, but two stacked rows of upright tiles never merge), and vertically only when one lies
    horizontally. Each tile links only to its nearest neighbour in line on either side, so the rows of a pond seen
    at a slant, which touch diagonally in the picture, stay apart.
-2. Collinear segments with modest gaps become *lines*. The hand line is the line with the most face-up tiles.
+2. Collinear segments with modest gaps become *lines*. The hand line is the line with the most face-up tiles,
+   among those holding a straight row of ten or more upright tiles if any does (only a hand is laid so; a back or
+   two inside it are hand tiles misread, often a blank white dragon).
 3. Its upright tiles tell which way the hand faces; all boxes are turned by that multiple of 90 degrees, so from
    here on the winner sits at the bottom and reads left to right, whatever side the photo was taken from.
 4. On the hand line: the concealed part (the longest plain run that is not a called meld), then the winning tile
    set apart (or lying sideways beside the hand), then the called melds, each recognised by its sideways tile
    (which seat it came from) or its two backs (closed kan); a sideways tile just beyond a meld's sideways tile
    makes an added kan.
-5. Face-up tiles among backs (the dead wall, read in its owner's order), or else a short row laid out beyond the
-   hand (beyond the winner's own pond in a close-up), are the dora indicators.
+5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing
+   evenly, read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond
+   in a close-up). Backs lying about elsewhere (a jumble pushed aside, a tile knocked over beside a pond) make no
+   wall: face-up tiles touching them are discards.
 6. The rest are discard ponds: each segment is given to a seat by the way its tiles face (a lone tile, maybe a
    sideways riichi discard, by where it lies around the table centre), rows are read from the centre outwards,
    and a sideways tile marks the riichi discard.
@@ -41,6 +45,12 @@ DIAGONAL = 2.0  # degrees: rows turned further than this from the picture's axes
 TILE_RATIO = 1.35  # long side over short side of a tile seen from above (35 x 26 mm)
 SKEWED = 20.0  # degrees: from here on perspective may turn a row's tiles across the detector's quarter turns
 WIDE = 1.085  # a step between tiles over the upright pitch, above which a tile lying across may lie between
+MAX_DORA = 5  # indicators a dead wall shows at most: the first and one per kan (four kans end the hand)
+WALL_STEP = 1.25  # a dead wall's tiles stand evenly: a step from one to the next within this ratio of the row's pitch
+WALL_SIZE = 1.25  # and are of one size: a box side within this ratio of its neighbour's
+WALL_LINE = 0.25  # and in one straight row: centres within this share of a short side of the line through them
+HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side of a straight line
+HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
 @dataclass
@@ -384,6 +394,52 @@ def _off_line(line: list[list[_T]]) -> set[int]:
     return out
 
 
+def _backs_inside(ordered: list[_T], across: set[int]) -> set[int]:
+    """Backs standing among the face-up tiles of a long plain row, left to right: tiles of the hand misread.
+
+    A hand shows no face-down tile except the ends of a closed kan (back, two faces, back) laid after the concealed
+    tiles, and a dead wall never holds as many as HAND_ROW tiles face up or beside it. So in a row of HAND_ROW or more
+    upright tiles, one or two backs followed by face-up tiles are tiles of the hand the recognizer read as backs (in
+    many sets the white dragon, haku, is a blank face); so is a lone back starting the row. Backs that end the
+    plain stretch, or stand before two like faces (a closed kan's), start the melds instead."""
+    end = next((k for k, t in enumerate(ordered) if t.i in across), len(ordered))
+    plain = ordered[:end]
+    if len(plain) < HAND_ROW:
+        return set()
+    runs = _runs(plain)
+    out: set[int] = set()
+    for k, (up, run) in enumerate(runs):
+        if up:
+            continue
+        after = runs[k + 1][1] if k + 1 < len(runs) else []
+        kan = len(after) == 2 and _meld_kind([t.name for t in after] * 2) == "kan"
+        if len(run) > (1 if k == 0 else 2) or not after or kan:
+            break
+        out |= {t.i for t in run}
+    return out if 4 * len(out) <= len(plain) else set()
+
+
+def _hand_row(seg: list[_T]) -> bool:
+    """A stretch of HAND_ROW or more upright tiles standing side by side with few backs among them (at most a
+    quarter, at most two together): only a hand is laid so, whatever the recognizer made of a blank face. Pond
+    rows hold six tiles (a third row a few more), and a wall is all backs."""
+    if len(seg) < HAND_ROW:
+        return False
+    ordered = _order(seg)
+    across = _across(ordered, _axis(seg))
+    stretch: list[_T] = []
+    for t in [*ordered, None]:
+        if t is not None and t.i not in across:
+            stretch.append(t)
+            continue
+        if (len(stretch) >= HAND_ROW and 4 * sum(not x.face_up for x in stretch) <= len(stretch)
+                and len({x.horizontal for x in stretch}) == 1 and _straight(stretch, HAND_LINE)
+                and all(up or len(run) <= 2 for up, run in _runs(stretch))):
+            return True
+        stretch = []
+    return False
+
+
 def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
     """Which segment of the hand line (left to right) starts the concealed part: the longest run of plain upright
     tiles, so that anything collinear on its left is not taken for this hand.
@@ -393,14 +449,18 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
     concealed, and taking it would throw the concealed tiles and the winning tile out of the hand."""
     def plain_run(seg: list[_T]) -> int:
         ordered = sorted(seg, key=lambda t: t.cx)
-        return next((k for k, t in enumerate(ordered) if t.i in across or not t.face_up), len(ordered))
+        inside = _backs_inside(ordered, across)
+        return next((k for k, t in enumerate(ordered) if t.i in across or not (t.face_up or t.i in inside)),
+                    len(ordered))
 
     def called(seg: list[_T]) -> bool:
         run = plain_run(seg)
         return run < len(seg) and run <= 3 and len(seg) - run <= 4
 
-    scores = [(plain_run(s) - 3 * sum(not t.face_up for t in s) - (100 if called(s) else 0), -k)
-              for k, s in enumerate(segs)]
+    def backs(seg: list[_T]) -> int:
+        return sum(not t.face_up for t in seg) - len(_backs_inside(sorted(seg, key=lambda t: t.cx), across))
+
+    scores = [(plain_run(s) - 3 * backs(s) - (100 if called(s) else 0), -k) for k, s in enumerate(segs)]
     return max(range(len(segs)), key=lambda k: scores[k])
 
 
@@ -421,9 +481,13 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
         ordered = sorted(seg, key=lambda t: t.cx)
         if n == 0:
             concealed = ordered
-            cut = next((k for k, t in enumerate(ordered) if t.i in across or not t.face_up), None)
+            inside = _backs_inside(ordered, across)
+            cut = next((k for k, t in enumerate(ordered) if t.i in across or not (t.face_up or t.i in inside)), None)
             if cut is not None:  # melds laid against the hand without a gap
                 concealed, meld_tiles = ordered[:cut], ordered[cut:]
+            if inside:
+                warnings.append(f"{len(inside)} tile{'s' if len(inside) > 1 else ''} read as face down inside the "
+                                "hand row (a blank white dragon?): name them before scoring")
         elif meld_tiles or len(ordered) > 1 or ordered[0].i in across or not ordered[0].face_up:
             meld_tiles += ordered
         else:  # a lone upright tile before any meld: the winning tile, unless another follows it
@@ -513,16 +577,137 @@ def _wall_seat(seg: list[_T], rest: list[_T]) -> int:
 
     The face-up indicators tell by the way they face; when they cannot (symmetric faces such as 1p or 8p carry no
     orientation) the wall's axis and its side of the table centre tell: a wall lies in front of its owner, beyond
-    the ponds."""
+    the ponds. With nothing else beside the hand in sight (a close-up of the winner's corner) it is the winner's."""
     axis = _axis(seg)
     f = _facing(seg, axis)
     if f is not None:
         return {0: 0, 270: 1, 180: 2, 90: 3}[f]
+    own = {t.i for t in seg}
+    rest = [t for t in rest if t.i not in own]
+    if not rest:
+        return 0 if axis == "h" else 1
     mx, my = sum(t.cx for t in seg) / len(seg), sum(t.cy for t in seg) / len(seg)
     cx, cy = sum(t.cx for t in rest) / len(rest), sum(t.cy for t in rest) / len(rest)
     if axis == "h":
         return 0 if my >= cy else 2
     return 1 if mx >= cx else 3
+
+
+def _wall_pieces(seg: list[_T]) -> list[list[_T]]:
+    """A row of touching tiles cut wherever it stops looking like one stretch of wall: a change of axis or size, a
+    step off the row or out of its pitch. Discards and loose face-down tiles lying against a wall, or a jumble of
+    backs (tilted, of mixed axes, crowding each other) lying against a pond, touch in the picture but do not
+    stand in step with it."""
+    o = _order(seg)
+    if len(o) < 2:
+        return [o]
+    h = _axis(seg) == "h"
+    steps = [(b.cx - a.cx) if h else (b.cy - a.cy) for a, b in zip(o, o[1:], strict=False)]
+    pitch = sorted(steps)[len(steps) // 2]
+
+    def in_step(a: _T, b: _T, step: float) -> bool:
+        sides = zip((a.x2 - a.x1, a.y2 - a.y1), (b.x2 - b.x1, b.y2 - b.y1), strict=True)
+        off = abs(b.cy - a.cy) if h else abs(b.cx - a.cx)
+        return (a.horizontal == b.horizontal and pitch / WALL_STEP <= step <= pitch * WALL_STEP
+                and off <= WALL_LINE * min(a.short, b.short)
+                and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides))
+
+    pieces = [[o[0]]]
+    for a, b, step in zip(o, o[1:], steps, strict=False):
+        if in_step(a, b, step):
+            pieces[-1].append(b)
+        else:
+            pieces.append([b])
+    return pieces
+
+
+def _straight(tiles: list[_T], slack: float = WALL_LINE) -> bool:
+    """Centres on one straight line (least squares), none further off it than `slack` short sides."""
+    if len(tiles) < 3:
+        return True
+    h = _axis(tiles) == "h"
+    us = [t.cx if h else t.cy for t in tiles]
+    vs = [t.cy if h else t.cx for t in tiles]
+    mu, mv = sum(us) / len(us), sum(vs) / len(vs)
+    slope = sum((u - mu) * (v - mv) for u, v in zip(us, vs, strict=True)) / (sum((u - mu) ** 2 for u in us) or 1e-6)
+    short = sorted(t.short for t in tiles)[len(tiles) // 2]
+    return all(abs(v - mv - slope * (u - mu)) <= slack * short for u, v in zip(us, vs, strict=True))
+
+
+def _dead_wall(segs: list[list[_T]]) -> tuple[list[_T], list[list[_T]]]:
+    """The dead wall (wanpai), in row order, and the face-up runs of rows holding backs that are not part of it.
+
+    A dead wall is a straight row of tiles of one size and axis standing evenly side by side, with one run of one
+    to MAX_DORA indicators turned face up among backs. Face-down tiles lie elsewhere too (a jumble pushed aside,
+    the live wall, a tile knocked over beside a pond), so backs touching face-up tiles make no wall by themselves:
+    the candidates are each face-up run of a stretch in step (`_wall_pieces`) with the backs that stand in line on
+    either side of it, and the one with the most backs is the wall; four tiles laid as a closed kan are none. The
+    face-up tiles of the rest are discards lying against backs; they go back to the ponds (runs of six and more
+    cannot be indicators anyway)."""
+    best: list[_T] = []
+    best_key = (0, 0)
+    mixed = [s for s in segs if any(not t.face_up for t in s) and any(t.face_up for t in s)]
+    loose_backs = [t for s in segs for t in s if not t.face_up]
+    kans: set[int] = set()
+    for seg in mixed:
+        for piece in _wall_pieces(seg):
+            runs = _runs(piece)
+            for k, (up, run) in enumerate(runs):
+                if not up or len(run) > MAX_DORA:
+                    continue
+                wall = [*(runs[k - 1][1] if k > 0 else []), *run, *(runs[k + 1][1] if k + 1 < len(runs) else [])]
+                backs = len(wall) - len(run)
+                if len(piece) == 4 and [t.face_up for t in piece] == [False, True, True, False] and _meld_kind(
+                        [t.name for t in run] * 2) == "kan":
+                    kans |= {t.i for t in piece}  # another player's closed kan (back, two like faces, back)
+                    continue
+                if not backs or not _straight(wall):
+                    continue
+                # a back and a face-up tile alone touch by chance; a wall goes on, maybe past a tile not found
+                if len(wall) < 3 and not _wall_goes_on(wall, loose_backs):
+                    continue
+                if (backs, len(wall)) > best_key:
+                    best, best_key = wall, (backs, len(wall))
+    taken = {t.i for t in best} | kans
+    strays: list[list[_T]] = []
+    for seg in mixed:
+        run: list[_T] = []
+        for t in [*_order(seg), None]:
+            if t is not None and t.face_up and t.i not in taken:
+                run.append(t)
+            elif run:
+                strays.append(run)
+                run = []
+    return best, strays
+
+
+def _wall_goes_on(wall: list[_T], backs: list[_T]) -> bool:
+    """Whether a back stands in line with a short stretch of wall one tile beyond either end (a tile of the wall the
+    detector missed), of its size and axis."""
+    a, b = wall[0], wall[-1]
+    h = _axis(wall) == "h"
+    pitch = ((b.cx - a.cx) if h else (b.cy - a.cy)) / (len(wall) - 1)
+    for end, sign in ((a, -1.0), (b, 1.0)):
+        for t in backs:
+            along = sign * ((t.cx - end.cx) if h else (t.cy - end.cy))
+            off = abs(t.cy - end.cy) if h else abs(t.cx - end.cx)
+            sides = zip((t.x2 - t.x1, t.y2 - t.y1), (end.x2 - end.x1, end.y2 - end.y1), strict=True)
+            if (t.horizontal == end.horizontal and 2 * pitch / WALL_STEP <= along <= 2 * pitch * WALL_STEP
+                    and off <= WALL_LINE * min(t.short, end.short)
+                    and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides)):
+                return True
+    return False
+
+
+def _runs(ordered: list[_T]) -> list[tuple[bool, list[_T]]]:
+    """Maximal runs of face-up and of face-down tiles, in order: (face_up, tiles)."""
+    out: list[tuple[bool, list[_T]]] = []
+    for t in ordered:
+        if out and out[-1][0] == t.face_up:
+            out[-1][1].append(t)
+        else:
+            out.append((t.face_up, [t]))
+    return out
 
 
 def _laid_out_dora(segs: list[list[_T]], hand_cy: float) -> list[_T]:
@@ -617,7 +802,8 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     segs = _segments(base)
     lines = _lines(segs)
     face_up = [sum(t.face_up for seg in ln for t in seg) for ln in lines]
-    best = max(range(len(lines)), key=lambda k: (face_up[k], -sum(len(s) for s in lines[k])))
+    hand_like = [any(_hand_row(seg) for seg in ln) for ln in lines]
+    best = max(range(len(lines)), key=lambda k: (hand_like[k], face_up[k], -sum(len(s) for s in lines[k])))
     hand_line = lines[best]
     axis = _axis(max(hand_line, key=len))
     facing = _facing([t for s in hand_line for t in s], axis)
@@ -639,18 +825,22 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     rest = [t for t in turned if t.i not in used]
     rest_segs = _segments(rest)
     dora: list[_T] = []
-    wall = [s for s in rest_segs if any(not t.face_up for t in s) and any(t.face_up for t in s)]
+    wall, strays = _dead_wall(rest_segs)
     if wall:
-        seg = max(wall, key=len)
-        seat = _wall_seat(seg, [t for t in turned if t.i not in used])
-        dora = sorted((t for t in seg if t.face_up), key=lambda t: (t.cx, -t.cy, -t.cx, t.cy)[seat])
-        taken = {t.i for t in seg}
+        seat = _wall_seat(wall, rest)
+        dora = sorted((t for t in wall if t.face_up), key=lambda t: (t.cx, -t.cy, -t.cx, t.cy)[seat])
+        taken = {t.i for t in wall}
     else:
         hand_cy = sum(t.cy for s in hand_line_t for t in s) / sum(len(s) for s in hand_line_t)
         row = _laid_out_dora(rest_segs, hand_cy)
         dora = _order(row) if row else []
         taken = {t.i for t in row}
-    ponds = _ponds([s for s in rest_segs if not ({t.i for t in s} & taken)], turned, warnings)
+        if strays and not row:
+            warnings.append(f"face-down tiles lie against {sum(map(len, strays))} face-up tiles but form no dead wall "
+                            "(a straight row of backs with the indicators in it): no dora indicators read; those "
+                            "tiles are taken for discards")
+    pond_segs = [s for s in rest_segs if not ({t.i for t in s} & taken) and all(t.face_up for t in s)]
+    ponds = _ponds(pond_segs + strays, turned, warnings)
 
     # sideways / upside-down flags relative to each tile's own row
     flags: dict[int, tuple[bool, bool]] = {}
