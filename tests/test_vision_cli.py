@@ -87,6 +87,13 @@ def test_cropped_hand_says_what_is_missing() -> None:
         hand_from_view(bad)
 
 
+def test_hand_tiles_read_face_down_are_named_as_such() -> None:
+    concealed = ("1m", "2m", "3m", "back", "back", "5z", "6p", "7p", "8p", "9s", "9s", "9s", "4p")
+    view = TableView(640, 480, _tiles(list(concealed) + ["4p"]), SeenHand(concealed, "4p", ()))
+    with pytest.raises(InputError, match=r"2 tiles of the hand read as face down \(a blank white dragon\?\)"):
+        hand_from_view(view)
+
+
 def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """The score-photo plumbing (photo -> layout -> Hand -> validate -> score) with exact detections."""

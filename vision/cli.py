@@ -134,6 +134,10 @@ def hand_from_view(view: TableView):
         problems.append("no winning tile: set it apart to the right of the hand")
     bad = [m for m in h.melds if m.kind == "unknown"]
     problems += [f"the tiles {' '.join(m.tiles)} beside the hand make no meld" for m in bad]
+    face_down = h.concealed.count("back")
+    if face_down:
+        problems.append(f"{face_down} tile{'s' if face_down > 1 else ''} of the hand read as face down (a blank "
+                        "white dragon?): name them with jantaku score, or retake the photo closer")
     if problems:
         raise InputError("cannot score the photo: " + "; ".join(problems))
     melds = []
