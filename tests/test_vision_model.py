@@ -95,3 +95,13 @@ def test_empty_table_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[st
     cv2.imwrite(str(photo), felt)
     assert main(["read", str(photo)]) == 2
     assert "no tiles found" in capsys.readouterr().err
+
+
+def test_one_reading_per_tile() -> None:
+    from vision.recognizer import _one_per_tile
+    from vision.view import SeenTile
+
+    tilted = [SeenTile("0s", (293, 262, 432, 386), 0.29), SeenTile("0p", (286, 245, 407, 364), 0.41)]
+    row = [SeenTile("1m", (0, 0, 26, 35), 0.9), SeenTile("2m", (27, 0, 53, 35), 0.5)]
+    edge_on = [SeenTile("back", (0, 0, 10, 35), 0.7), SeenTile("back", (2, 0, 12, 35), 0.6)]
+    assert [t.tile for t in _one_per_tile(tilted + row + edge_on)] == ["0p", "1m", "2m", "back", "back"]

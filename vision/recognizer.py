@@ -8,6 +8,7 @@ full-resolution photo (so red fives and small pips stay readable), turned uprigh
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from vision.view import SeenTile
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 FACE_OVERRULES = 0.9  # classifier probability of a face that turns a face-down detection face up
+SAME_TILE = 0.3  # two boxes whose centres are closer than this many short sides are one tile
 BACK_OVERRULED = 0.6  # below this, a classifier's `back` for a face-up detection gives way to its best face
 
 
@@ -41,6 +43,23 @@ def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int
     top, left = (size - nh) // 2, (size - nw) // 2
     out[top : top + nh, left : left + nw] = resized
     return out, r, (left, top)
+
+
+def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
+    """Faces less a second reading of the same tile: a tilted tile is sometimes found twice, two boxes whose overlap
+    stays under the NMS threshold but whose centres nearly coincide; the reading the two stages are surer of stays.
+    Neighbouring faces (a row, a called tile, an added kan) have centres at least half a tile apart. Backs are left
+    alone: a standing row seen edge-on packs them closer than that."""
+    def short(t: SeenTile) -> float:
+        return min(t.box[2] - t.box[0], t.box[3] - t.box[1])
+
+    kept: list[int] = []
+    for i in sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence):
+        t = tiles[i]
+        if t.tile == BACK or all(tiles[j].tile == BACK or math.dist(t.centre, tiles[j].centre)
+                                 >= SAME_TILE * min(short(t), short(tiles[j])) for j in kept):
+            kept.append(i)
+    return [tiles[i] for i in sorted(kept)]
 
 
 class Recognizer:
@@ -136,4 +155,4 @@ class Recognizer:
             name, orientation = orientation_from_crop(det, label, self.symmetric)
             conf = d.score * (p if label != BACK or is_face_up(d.det) else 1.0)
             tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det), orientation=orientation))
-        return tiles
+        return _one_per_tile(tiles)
