@@ -107,7 +107,8 @@ MIXES: dict[int, Mix] = {
 }
 # Round 3 adds what the round-2 model missed on real photos: a standing hand photographed from the player's seat.
 MIXES[3] = replace(MIXES[2], standing=0.3)
-# Round 4: no white backs, so a plain white face is a white dragon (round 3 read blank hakus as backs on real photos).
+# Round 4: no white backs, so a plain white face is a white dragon (round 3 read blank hakus as backs on real photos;
+# a classifier tuned on it read pale backs as hakus instead, so it was not committed: models/MODEL_CARD.md).
 MIXES[4] = replace(MIXES[3], white_backs=False)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
