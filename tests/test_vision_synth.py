@@ -213,3 +213,26 @@ def test_tiles_behind_a_standing_row_are_hidden_and_backs_of_other_hands_are_bac
     names = Counter(lb.name for lb in labels)
     assert names["1m"] == 3 and names["9p"] == 0
     assert names["2s"] == 0 and names["back"] == 3  # the seat across shows its backs to the camera
+
+
+@pytest.mark.parametrize("mix", [3, 5])
+def test_dead_wall_clear_of_the_ponds_from_round_five(mix: int) -> None:
+    import random
+
+    from vision.synth import MIXES, TILE_H, TILE_W, build_layout
+
+    def footprint(b) -> tuple[float, float, float, float]:
+        along_x = abs(np.cos(b.up)) < 0.5  # the face's top points along y: the tile is TILE_W wide in x
+        w, h = (TILE_W, TILE_H) if along_x else (TILE_H, TILE_W)
+        return b.x - w / 2, b.y - h / 2, b.x + w / 2, b.y + h / 2
+
+    def overlap(a, b) -> bool:
+        return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+    clashes = 0
+    for seed in range(40):
+        blocks, _, _ = build_layout(random.Random(seed), "table", MIXES[mix])
+        wall = [footprint(b) for b in blocks if b.role in ("wall", "dora")]
+        ponds = [footprint(b) for b in blocks if b.role.startswith("pond")]
+        clashes += sum(overlap(w, p) for w in wall for p in ponds)
+    assert (clashes == 0) == (mix == 5)

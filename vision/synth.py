@@ -98,6 +98,7 @@ class Mix:
     pond_jitter: float = 0.0  # mm each pond is shifted along and across (corner ponds crowding a neighbour)
     standing: float = 0.0  # chance the hands stand (faces to their owners), seen by a phone low over the winner's seat
     white_backs: bool = True  # a white back looks exactly like a blank white dragon; real sets rarely have one
+    wall_clear: bool = False  # the dead wall lies beyond its seat's fourth pond row (rounds 1-4 could overlap them)
 
 
 MIXES: dict[int, Mix] = {
@@ -110,6 +111,8 @@ MIXES[3] = replace(MIXES[2], standing=0.3)
 # Round 4: no white backs, so a plain white face is a white dragon (round 3 read blank hakus as backs on real photos;
 # a classifier tuned on it read pale backs as hakus instead, so it was not committed: models/MODEL_CARD.md).
 MIXES[4] = replace(MIXES[3], white_backs=False)
+# Round 5 and later: round 3 with the dead wall clear of the ponds.
+MIXES[5] = replace(MIXES[3], wall_clear=True)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
@@ -354,7 +357,9 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1], standing: b
     for seat in range(4):
         _pond(rng, pool, truth, blocks, seat, centre, mix)
     wall_seat = rng.randrange(1, 4)
-    _dora(rng, pool, truth, blocks, -rng.uniform(-1, 4) * TILE_W, -(centre + 3 * TILE_H + rng.uniform(15, 30)),
+    # where the wall's near edge may lie: beyond a full four-row pond (shifted by its jitter) and the wall's own depth
+    ponds_reach = 4 * (TILE_H + 0.8) + mix.pond_jitter + TILE_H if mix.wall_clear else 3 * TILE_H
+    _dora(rng, pool, truth, blocks, -rng.uniform(-1, 4) * TILE_W, -(centre + ponds_reach + rng.uniform(15, 30)),
           wall_seat, as_wall=True)
     for seat in (1, 2, 3):
         if seat != wall_seat and (standing or rng.random() < 0.35):
