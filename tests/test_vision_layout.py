@@ -37,6 +37,16 @@ def row(spec: str, x: float, y_bottom: float, gap: float = 1.0) -> tuple[list[Se
     return tiles, x
 
 
+def melds(specs: tuple[str, ...], x: float, y_bottom: float, gap: float = 12.0) -> list[SeenTile]:
+    """Called melds laid one after another from x (each spec as for `row`), `gap` apart."""
+    tiles: list[SeenTile] = []
+    for spec in specs:
+        meld, x = row(spec, x, y_bottom)
+        tiles += meld
+        x += gap
+    return tiles
+
+
 def turn(tiles: list[SeenTile], quarters: int) -> list[SeenTile]:
     """The same table photographed after turning the camera: every box turned `quarters` x 90 degrees clockwise."""
     out = []
@@ -287,12 +297,7 @@ def test_four_melds_and_a_single_concealed_tile() -> None:
     one concealed tile and the winning tile were thrown out of the hand."""
     hand, x = row("1p", 100, 800)
     win, x = row("1p", x + 25, 800)
-    tiles = hand + win
-    x += 45
-    for spec in ("s:1m 2m 3m", "s:5s 6s 7s", "7p s:7p 7p", "4p 4p s:4p"):
-        meld, x = row(spec, x, 800)
-        tiles += meld
-        x += 12
+    tiles = hand + win + melds(("s:1m 2m 3m", "s:5s 6s 7s", "7p s:7p 7p", "4p 4p s:4p"), x + 45, 800)
     view = build_view(tiles, int(SIZE), int(SIZE))
     assert view.hand.concealed == ("1p",) and view.hand.win == "1p"
     assert [(m.kind, m.source) for m in view.hand.melds] == [("chi", "left"), ("chi", "left"), ("pon", "across"),
@@ -531,12 +536,7 @@ def test_ponds_crowding_at_a_corner_keep_their_tiles() -> None:
     then outvoted the hand."""
     hand, x = row("6s", 100, 990)
     win, x = row("6s", x + 25, 990)
-    tiles = hand + win
-    x += 45
-    for spec in ("s:2p 3p 4p", "s:3s 4s 5s", "back 7z 7z back", "s:5s 6s 7s"):
-        meld, x = row(spec, x, 990)
-        tiles += meld
-        x += 12
+    tiles = hand + win + melds(("s:2p 3p 4p", "s:3s 4s 5s", "back 7z 7z back", "s:5s 6s 7s"), x + 45, 990)
     left = [SeenTile(n, (300, 300 + k * 31, 340, 330 + k * 31), 0.9, horizontal=True, orientation=90)
             for k, n in enumerate("3m 2m 1s 8p 6z 6z".split())]
     across = [SeenTile("1p", (310, 259, 340, 299), 0.9, horizontal=False, orientation=None),
