@@ -136,9 +136,8 @@ class Recognizer:
         out: list[tuple[str, float]] = []
         for d, row in zip(dets, p, strict=True):
             best = int(row.argmax())
-            face = int(np.argmax(np.where(np.arange(len(row)) == back, -1.0, row)))
             if is_face_up(d.det):
-                c = face if best == back and row[back] < BACK_OVERRULED else best
+                c = int(np.argsort(row)[-2]) if best == back and row[back] < BACK_OVERRULED else best  # best face
                 out.append((self.cls_names[c], float(row[c])))
             elif best != back and row[best] >= FACE_OVERRULES:
                 out.append((self.cls_names[best], float(row[best])))
