@@ -39,6 +39,14 @@ def browser():
         b.close()
 
 
+def log_in(page) -> None:
+    """Log in and wait for the recording page's load event: its script is at the end of the body, so a click
+    that lands before then (the buttons are painted while keeper.js is still being fetched) does nothing."""
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile("/keeper$"), wait_until="load")
+
+
 def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     from playwright.sync_api import expect
 
@@ -55,9 +63,7 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     keeper.fill("#pin", "1111")
     keeper.click("button[type=submit]")
     expect(keeper.locator(".error")).to_have_text("wrong PIN")
-    keeper.fill("#pin", PIN)
-    keeper.click("button[type=submit]")
-    expect(keeper).to_have_url(re.compile("/keeper$"))
+    log_in(keeper)
 
     # a new game with the players' names
     for seat, name in enumerate(["Aki", "Ben", "Cid", "Dee"]):
@@ -193,8 +199,7 @@ def test_furiten_check_page(server, browser):
 
     page = browser.new_page()
     page.goto(server.url + "/keeper/login")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
+    log_in(page)
     page.goto(server.url + "/keeper/furiten")
     page.select_option("#f-seat", "1")
     page.fill("#f-hand", "4466s88s2233z667z")
@@ -217,8 +222,7 @@ def test_text_tiles_when_the_device_has_no_tile_pictures(server, browser):
                                                             body='{"error": "no tile pictures on this device"}'))
     page = context.new_page()
     page.goto(server.url + "/keeper/login")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
+    log_in(page)
     page.click("#type-hand")
     expect(page.locator("#proposal")).to_be_visible()
     expect(page.locator("#picker .tile-text")).to_have_count(37)
@@ -243,9 +247,7 @@ def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
 
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
     page.goto(server.url + "/keeper/login")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    expect(page).to_have_url(re.compile("/keeper$"))
+    log_in(page)
     for seat, name in enumerate(["Eve", "Fay", "Gus", "Hal"]):
         page.fill(f"input.player[data-seat='{seat}']", name)
     page.click("#new-game")
