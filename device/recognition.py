@@ -68,43 +68,64 @@ class ManualReader:
         return Reading(image=image, warnings=[f"tiles not read: {why}; enter them with the picker"])
 
 
-def _mpsz(value: Any) -> str:
-    """A TableView field as MPSZ text, whether it arrives as text, a list of tile strings or Tile objects."""
+BACK = "back"
+
+
+def _names(value: Any) -> list[str]:
+    """A TableView field as a list of tile names, whether it arrives as text, a list or a {"tiles": …} dict."""
     if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
+        return []
     if isinstance(value, dict):
-        return _mpsz(value.get("tiles"))
+        return _names(value.get("tiles"))
+    if isinstance(value, str):
+        return [value] if value else []
+    return [str(t) for t in value]
+
+
+def _mpsz(names: list[str]) -> str:
+    """MPSZ text of face-up tile names; text that does not parse is kept as it is, for a person to fix."""
     from table.tiles import parse_tiles, to_mpsz
 
-    text = "".join(str(t) for t in value)
+    text = "".join(names)
     try:
         return to_mpsz(parse_tiles(text), sort=False)
     except ValueError:
         return text
 
 
-def _meld_text(meld: Any) -> str:
+def _faces(value: Any, where: str, warnings: list[str]) -> str:
+    """The face-up tiles of a field as MPSZ; a warning names the tiles read face down, which the scorekeeper
+    adds with the picker (a blank white dragon and a pale tile back look alike to the recognizer)."""
+    names = _names(value)
+    backs = names.count(BACK)
+    if backs:
+        many = backs > 1
+        warnings.append(f"{backs} tile{'s' if many else ''} of the {where} read as face down and left out "
+                        f"(a blank white dragon?): add {'them' if many else 'it'} with the picker")
+    return _mpsz([n for n in names if n != BACK])
+
+
+def _meld_text(meld: Any, warnings: list[str]) -> str:
     if isinstance(meld, str):
         return meld
-    if isinstance(meld, dict):
-        kind = meld.get("kind", "pon")
-        source = meld.get("source")
-        return f"{kind}:{_mpsz(meld.get('tiles'))}" + (f":{source}" if source else "")
-    kind = getattr(meld, "kind", "pon")
-    return f"{kind}:{_mpsz(getattr(meld, 'tiles', ()))}"
+    get = meld.get if isinstance(meld, dict) else lambda key, default=None: getattr(meld, key, default)
+    kind, source = get("kind", "pon"), get("source")
+    names = _names(get("tiles"))
+    faces = [n for n in names if n != BACK]
+    if kind == "closed-kan" and faces and len(faces) < 4:
+        names = [faces[0]] * 4  # the backs hide more copies of the tile shown
+    tiles = _faces(names, f"{kind} meld", warnings)
+    return f"{kind}:{tiles}" + (f":{source}" if source else "")
 
 
 def reading_from_json(data: dict[str, Any]) -> Reading:
     """Map the documented `jantaku read --json` shape onto a Reading."""
     hand = data.get("hand") or {}
+    warnings = [str(w) for w in data.get("warnings") or []]
     ponds: dict[str, str] = {}
     for i, pond in enumerate(data.get("ponds") or []):
-        if isinstance(pond, dict):
-            ponds[str(pond.get("seat") or i)] = _mpsz(pond.get("tiles"))
-        else:
-            ponds[str(i)] = _mpsz(pond)
+        seat = str(pond.get("seat") or i) if isinstance(pond, dict) else str(i)
+        ponds[seat] = _mpsz([n for n in _names(pond) if n != BACK])
     return Reading(
         image={k: int(v) for k, v in (data.get("image") or {}).items() if k in ("width", "height")},
         tiles=[
@@ -112,12 +133,12 @@ def reading_from_json(data: dict[str, Any]) -> Reading:
              "sideways": bool(t.get("sideways", False))}
             for t in data.get("tiles") or []
         ],
-        concealed=_mpsz(hand.get("concealed")),
-        win=_mpsz(hand.get("win")),
-        melds=[_meld_text(m) for m in hand.get("melds") or []],
-        dora_indicators=_mpsz(data.get("dora_indicators")),
+        concealed=_faces(hand.get("concealed"), "hand", warnings),
+        win=_faces(hand.get("win"), "winning tile", warnings),
+        melds=[_meld_text(m, warnings) for m in hand.get("melds") or []],
+        dora_indicators=_faces(data.get("dora_indicators"), "dora indicators", warnings),
         ponds=ponds,
-        warnings=[str(w) for w in data.get("warnings") or []],
+        warnings=warnings,
     )
 
 

@@ -106,3 +106,22 @@ def test_the_committed_recognizer_model_loads_and_reads_the_sample_photos():
     photo = SAMPLE_PHOTOS / "03-synthetic-mangan.jpg"
     r = reader.read(photo.read_bytes(), photo)
     assert (r.concealed, r.win, r.melds, r.dora_indicators) == ("44m57p777s666777z", "6p", [], "1m"), r
+
+
+def test_tiles_read_face_down_are_left_out_of_the_form_with_a_warning():
+    """The proposal form holds MPSZ only: a `back` in the hand is named as a warning, a closed kan's backs are the
+    copies of the tile it shows, and backs among the discards are dropped."""
+    data = {"hand": {"concealed": ["1m", "2m", "3m", "back", "5z", "5z", "back"], "win": "4m",
+                     "melds": [{"kind": "closed-kan", "tiles": ["back", "7p", "7p", "back"], "source": None},
+                               {"kind": "pon", "tiles": ["2z", "back", "2z"], "source": "across"}]},
+            "dora_indicators": ["back"], "ponds": [{"seat": "left", "tiles": ["1s", "back", "9s"], "riichi": None}]}
+    r = reading_from_json(data)
+    assert r.concealed == "123m55z"
+    assert r.melds == ["closed-kan:7777p", "pon:22z:across"]
+    assert r.dora_indicators == ""
+    assert r.ponds == {"left": "19s"}
+    assert r.warnings == [
+        "2 tiles of the hand read as face down and left out (a blank white dragon?): add them with the picker",
+        "1 tile of the pon meld read as face down and left out (a blank white dragon?): add it with the picker",
+        "1 tile of the dora indicators read as face down and left out (a blank white dragon?): add it with the picker",
+    ]
