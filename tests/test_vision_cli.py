@@ -11,7 +11,7 @@ import pytest
 
 from device.cli import main
 from table.errors import InputError
-from vision.cli import hand_from_view, view_faults
+from vision.cli import hand_from_view, view_faults, with_table_checks
 from vision.photo import load_photo
 from vision.view import SeenHand, SeenMeld, SeenTile, TableView
 
@@ -65,6 +65,19 @@ def test_fifth_copy_is_an_impossible_picture() -> None:
     view = TableView(640, 480, _tiles(["3m"] * 5 + ["0p", "0p", "back"]))
     assert view_faults(view) == ["5 copies of 3m seen; a set has only 4", "2 red fives 0p seen; a set usually has one"]
     assert view_faults(TableView(640, 480)) == ["no tiles found in the photo (is the table in the picture, and lit?)"]
+
+
+def test_a_fifth_copy_outside_the_hand_is_a_check_not_a_refusal() -> None:
+    """Four 5s in a closed kan and a fifth in a pond: the hand scores, and the player is told to look."""
+    names = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s", "5s", "5s"]
+    view = TableView(640, 480, _tiles(names + ["5s"]), SeenHand(
+        ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"), "2z",
+        (SeenMeld("closed-kan", ("5s", "5s", "5s", "5s"), None),)))
+    assert hand_from_view(view).win is not None
+    checked = with_table_checks(view)
+    assert checked.warnings == ("5 copies of 5s seen; a set has only 4 (hand, dora and ponds together): one is "
+                                "misread, check the hand",)
+    assert with_table_checks(checked.__class__(640, 480, _tiles(names))).warnings == ()
 
 
 def test_hand_from_view_builds_the_scoring_hand() -> None:

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 
 from table.errors import InputError
 from vision.view import TableView
@@ -85,6 +86,15 @@ def view_faults(view: TableView) -> list[str]:
     return faults
 
 
+def with_table_checks(view: TableView) -> TableView:
+    """Impossible counts over the whole table (hand and ponds together) as warnings: the hand may still score
+    right, but one of those tiles is misread, so the player should look before recording. Impossible counts
+    within the scored tiles themselves stop the scoring (`validate_hand`)."""
+    checks = view_faults(view) if view.tiles else []
+    notes = tuple(f"{c} (hand, dora and ponds together): one is misread, check the hand" for c in checks)
+    return replace(view, warnings=view.warnings + notes) if notes else view
+
+
 def describe(view: TableView) -> str:
     h = view.hand
     melds = "  ".join(f"[{m.kind}:{''.join(m.tiles)}{':' + m.source if m.source else ''}]" for m in h.melds)
@@ -127,7 +137,7 @@ def hand_from_view(view: TableView):
     from table.tiles import parse_tile
 
     h = view.hand
-    problems = view_faults(view)
+    problems = [] if view.tiles else view_faults(view)  # counts: of the scored tiles in validate_hand, else checks
     if not h.concealed and not h.melds:
         problems.append("no hand row found")
     if h.win is None:
@@ -158,6 +168,7 @@ def run_score_photo(args: argparse.Namespace) -> int:
 
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
+    view = with_table_checks(view)
     rules = resolve_rules(args.rules)
     try:
         hand = hand_from_view(view)
