@@ -25,6 +25,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 FACE_OVERRULES = 0.9  # classifier probability of a face that turns a face-down detection face up
 SAME_TILE = 0.3  # two boxes whose centres are closer than this many short sides are one tile
 BACK_OVERRULED = 0.6  # below this, a classifier's `back` for a face-up detection gives way to its best face
+MIN_CONFIDENCE = 0.2  # tiles the two stages together are less sure of are noise (measured: models/MODEL_CARD.md)
 
 
 @dataclass(frozen=True)
@@ -153,5 +154,6 @@ class Recognizer:
             det = as_face_up(d.det) if label != BACK else d.det
             name, orientation = orientation_from_crop(det, label, self.symmetric)
             conf = d.score * (p if label != BACK or is_face_up(d.det) else 1.0)
-            tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det), orientation=orientation))
+            if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
+                tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det), orientation=orientation))
         return _one_per_tile(tiles)
