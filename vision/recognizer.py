@@ -63,8 +63,20 @@ def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
     return [tiles[i] for i in sorted(kept)]
 
 
+def _probabilities(session, x: np.ndarray) -> np.ndarray:
+    """Class probabilities of a batch of crops, in batches the model takes (a fixed batch size, or 64)."""
+    inp = session.get_inputs()[0]
+    step = inp.shape[0] if isinstance(inp.shape[0], int) and inp.shape[0] > 0 else 64
+    p = np.concatenate([session.run(None, {inp.name: np.ascontiguousarray(x[s : s + step])})[0]
+                        for s in range(0, len(x), step)])
+    if not np.allclose(p.sum(1), 1.0, atol=1e-2):  # logits: softmax them
+        e = np.exp(p - p.max(1, keepdims=True))
+        p = e / e.sum(1, keepdims=True)
+    return p
+
+
 class Recognizer:
-    """Two ONNX models and their class lists from `models/recognizer.json`."""
+    """The ONNX models (a detector, one or more classifiers) and their class lists from `models/recognizer.json`."""
 
     def __init__(self, models: Path | str | None = None, threads: int | None = None,
                  conf: float = 0.25, iou: float = 0.6) -> None:
@@ -80,15 +92,15 @@ class Recognizer:
             opts.intra_op_num_threads = threads
         providers = ["CPUExecutionProvider"]
         self.det = ort.InferenceSession(str(folder / meta["detector"]["file"]), opts, providers=providers)
-        self.cls = ort.InferenceSession(str(folder / meta["classifier"]["file"]), opts, providers=providers)
+        cls_meta = meta["classifier"]
+        self.classifiers = [ort.InferenceSession(str(folder / f), opts, providers=providers)
+                            for f in cls_meta.get("files") or [cls_meta["file"]]]
         self.det_size = int(meta["detector"]["imgsz"])
         self.cls_size = int(meta["classifier"]["imgsz"])
         self.cls_names: list[str] = list(meta["classifier"]["classes"])
         self.symmetric = frozenset(meta.get("symmetric", ()))
         self.conf, self.iou = conf, iou
         self._det_input = self.det.get_inputs()[0].name
-        self._cls_input = self.cls.get_inputs()[0].name
-        self._cls_batch = self.cls.get_inputs()[0].shape[0]
 
     def detect(self, img: np.ndarray) -> list[Detection]:
         boxed, r, (left, top) = _letterbox(img, self.det_size)
@@ -127,12 +139,7 @@ class Recognizer:
             return []
         crops = np.stack([upright_crop(img, d.box, is_horizontal(d.det), self.cls_size) for d in dets])
         x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        step = self._cls_batch if isinstance(self._cls_batch, int) and self._cls_batch > 0 else 64
-        p = np.concatenate([self.cls.run(None, {self._cls_input: np.ascontiguousarray(x[s : s + step])})[0]
-                            for s in range(0, len(x), step)])
-        if not np.allclose(p.sum(1), 1.0, atol=1e-2):
-            e = np.exp(p - p.max(1, keepdims=True))
-            p = e / e.sum(1, keepdims=True)
+        p = np.mean([_probabilities(session, x) for session in self.classifiers], axis=0)  # an ensemble votes
         back = self.cls_names.index(BACK)
         out: list[tuple[str, float]] = []
         for d, row in zip(dets, p, strict=True):

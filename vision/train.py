@@ -116,12 +116,13 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
     return run
 
 
-def export(det_weights: Path, cls_weights: Path, out: Path, det_imgsz: int, cls_imgsz: int,
+def export(det_weights: Path, cls_weights: list[Path], out: Path, det_imgsz: int, cls_imgsz: int,
            quantize: bool = False) -> None:
     """ONNX files plus `recognizer.json`, which the onnxruntime reader needs (class names, input sizes).
 
-    `quantize` stores int8 weights (onnxruntime dynamic quantization: about a quarter of the size, a little
-    slower on x86); needs onnxruntime in the training venv.
+    Several classifiers make an ensemble: the reader averages their probabilities. `quantize` stores int8
+    weights (onnxruntime dynamic quantization: about a quarter of the size, a little slower on x86); needs
+    onnxruntime in the training venv.
     """
     from ultralytics import YOLO
 
@@ -129,25 +130,34 @@ def export(det_weights: Path, cls_weights: Path, out: Path, det_imgsz: int, cls_
 
     out.mkdir(parents=True, exist_ok=True)
     det = YOLO(str(det_weights))
-    det_onnx = Path(det.export(format="onnx", imgsz=det_imgsz, opset=12, simplify=False, dynamic=False))
-    cls = YOLO(str(cls_weights))
-    cls_onnx = Path(cls.export(format="onnx", imgsz=cls_imgsz, opset=12, simplify=False, dynamic=True))
-    if quantize:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
+    onnx = {"tile_detector.onnx": Path(det.export(format="onnx", imgsz=det_imgsz, opset=12, simplify=False,
+                                                  dynamic=False))}
+    names: list[str] = []
+    for k, weights in enumerate(cls_weights):
+        cls = YOLO(str(weights))
+        these = [cls.names[i] for i in range(len(cls.names))]
+        if names and these != names:
+            raise SystemExit(f"classifier {weights} has other classes than {cls_weights[0]}")
+        names = these
+        file = "tile_classifier.onnx" if k == 0 else f"tile_classifier_{k + 1}.onnx"
+        onnx[file] = Path(cls.export(format="onnx", imgsz=cls_imgsz, opset=12, simplify=False, dynamic=True))
+    for file, exported in onnx.items():
+        if quantize:
+            from onnxruntime.quantization import QuantType, quantize_dynamic
 
-        quantize_dynamic(str(det_onnx), str(out / "tile_detector.onnx"), weight_type=QuantType.QUInt8)
-        quantize_dynamic(str(cls_onnx), str(out / "tile_classifier.onnx"), weight_type=QuantType.QUInt8)
-    else:
-        shutil.copy(det_onnx, out / "tile_detector.onnx")
-        shutil.copy(cls_onnx, out / "tile_classifier.onnx")
-    names = [cls.names[i] for i in range(len(cls.names))]
+            quantize_dynamic(str(exported), str(out / file), weight_type=QuantType.QUInt8)
+        else:
+            shutil.copy(exported, out / file)
+    for stale in set(out.glob("tile_classifier_*.onnx")) - {out / f for f in onnx}:
+        stale.unlink()
     det_names = [det.names[i] for i in range(len(det.names))]
     if tuple(det_names) != DET_CLASSES:
         raise SystemExit(f"detector classes {det_names} differ from {DET_CLASSES}")
     meta = {"detector": {"file": "tile_detector.onnx", "imgsz": det_imgsz, "classes": det_names},
-            "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "classes": names},
+            "classifier": {"files": [f for f in onnx if f != "tile_detector.onnx"], "imgsz": cls_imgsz,
+                           "classes": names},
             "symmetric": sorted(SYMMETRIC), "int8": quantize,
-            "weights": {"detector": str(det_weights), "classifier": str(cls_weights)}}
+            "weights": {"detector": str(det_weights), "classifier": [str(w) for w in cls_weights]}}
     (out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
@@ -172,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         s.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
     e = sub.add_parser("export")
     e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
-    e.add_argument("--cls", type=Path, default=ROOT / "runs" / "cls" / "weights" / "best.pt")
+    e.add_argument("--cls", type=Path, nargs="+", default=[ROOT / "runs" / "cls" / "weights" / "best.pt"],
+                   help="one classifier, or several for an ensemble (their probabilities are averaged)")
     e.add_argument("--det-imgsz", type=int, default=512)
     e.add_argument("--cls-imgsz", type=int, default=64)
     e.add_argument("--out", type=Path, default=Path("models"))
