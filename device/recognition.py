@@ -110,11 +110,8 @@ def _meld_text(meld: Any, warnings: list[str]) -> str:
         return meld
     get = meld.get if isinstance(meld, dict) else lambda key, default=None: getattr(meld, key, default)
     kind, source = get("kind", "pon"), get("source")
-    names = _names(get("tiles"))
-    faces = [n for n in names if n != BACK]
-    if kind == "closed-kan" and faces and len(faces) < 4:
-        names = [faces[0]] * 4  # the backs hide more copies of the tile shown
-    tiles = _faces(names, f"{kind} meld", warnings)
+    # a closed kan arrives with its backs named already (vision.layout); backs left there mean it makes no kan
+    tiles = _faces(get("tiles"), f"{kind} meld", warnings)
     return f"{kind}:{tiles}" + (f":{source}" if source else "")
 
 

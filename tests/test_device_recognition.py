@@ -109,15 +109,15 @@ def test_the_committed_recognizer_model_loads_and_reads_the_sample_photos():
 
 
 def test_tiles_read_face_down_are_left_out_of_the_form_with_a_warning():
-    """The proposal form holds MPSZ only: a `back` in the hand is named as a warning, a closed kan's backs are the
-    copies of the tile it shows, and backs among the discards are dropped."""
+    """The proposal form holds MPSZ only: a `back` in the hand or a meld is named as a warning, and backs among the
+    discards are dropped. A closed kan comes from the layout with its hidden copies named."""
     data = {"hand": {"concealed": ["1m", "2m", "3m", "back", "5z", "5z", "back"], "win": "4m",
-                     "melds": [{"kind": "closed-kan", "tiles": ["back", "7p", "7p", "back"], "source": None},
+                     "melds": [{"kind": "closed-kan", "tiles": ["5p", "5p", "0p", "5p"], "source": None},
                                {"kind": "pon", "tiles": ["2z", "back", "2z"], "source": "across"}]},
             "dora_indicators": ["back"], "ponds": [{"seat": "left", "tiles": ["1s", "back", "9s"], "riichi": None}]}
     r = reading_from_json(data)
     assert r.concealed == "123m55z"
-    assert r.melds == ["closed-kan:7777p", "pon:22z:across"]
+    assert r.melds == ["closed-kan:5505p", "pon:22z:across"]
     assert r.dora_indicators == ""
     assert r.ponds == {"left": "19s"}
     assert r.warnings == [
