@@ -50,6 +50,7 @@ WALL_STEP = 1.25  # a dead wall's tiles stand evenly: a step from one to the nex
 WALL_SIZE = 1.25  # and are of one size: a box side within this ratio of its neighbour's
 WALL_LINE = 0.25  # and in one straight row: centres within this share of a short side of the line through them
 HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side of a straight line
+SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees clockwise) -> seat 0 near .. 3 left
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -581,7 +582,7 @@ def _wall_seat(seg: list[_T], rest: list[_T]) -> int:
     axis = _axis(seg)
     f = _facing(seg, axis)
     if f is not None:
-        return {0: 0, 270: 1, 180: 2, 90: 3}[f]
+        return SEAT_FACING[f]
     own = {t.i for t in seg}
     rest = [t for t in rest if t.i not in own]
     if not rest:
@@ -605,20 +606,22 @@ def _wall_pieces(seg: list[_T]) -> list[list[_T]]:
     steps = [(b.cx - a.cx) if h else (b.cy - a.cy) for a, b in zip(o, o[1:], strict=False)]
     pitch = sorted(steps)[len(steps) // 2]
 
-    def in_step(a: _T, b: _T, step: float) -> bool:
-        sides = zip((a.x2 - a.x1, a.y2 - a.y1), (b.x2 - b.x1, b.y2 - b.y1), strict=True)
-        off = abs(b.cy - a.cy) if h else abs(b.cx - a.cx)
-        return (a.horizontal == b.horizontal and pitch / WALL_STEP <= step <= pitch * WALL_STEP
-                and off <= WALL_LINE * min(a.short, b.short)
-                and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides))
-
     pieces = [[o[0]]]
     for a, b, step in zip(o, o[1:], steps, strict=False):
-        if in_step(a, b, step):
+        if pitch / WALL_STEP <= step <= pitch * WALL_STEP and _wall_alike(a, b, h):
             pieces[-1].append(b)
         else:
             pieces.append([b])
     return pieces
+
+
+def _wall_alike(a: _T, b: _T, h: bool) -> bool:
+    """Two tiles that may stand in one stretch of wall running across the image (`h`) or down it: the same axis,
+    in line, and of one size."""
+    off = abs(b.cy - a.cy) if h else abs(b.cx - a.cx)
+    sides = zip((a.x2 - a.x1, a.y2 - a.y1), (b.x2 - b.x1, b.y2 - b.y1), strict=True)
+    return (a.horizontal == b.horizontal and off <= WALL_LINE * min(a.short, b.short)
+            and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides))
 
 
 def _straight(tiles: list[_T], slack: float = WALL_LINE) -> bool:
@@ -690,11 +693,7 @@ def _wall_goes_on(wall: list[_T], backs: list[_T]) -> bool:
     for end, sign in ((a, -1.0), (b, 1.0)):
         for t in backs:
             along = sign * ((t.cx - end.cx) if h else (t.cy - end.cy))
-            off = abs(t.cy - end.cy) if h else abs(t.cx - end.cx)
-            sides = zip((t.x2 - t.x1, t.y2 - t.y1), (end.x2 - end.x1, end.y2 - end.y1), strict=True)
-            if (t.horizontal == end.horizontal and 2 * pitch / WALL_STEP <= along <= 2 * pitch * WALL_STEP
-                    and off <= WALL_LINE * min(t.short, end.short)
-                    and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides)):
+            if 2 * pitch / WALL_STEP <= along <= 2 * pitch * WALL_STEP and _wall_alike(end, t, h):
                 return True
     return False
 
@@ -870,7 +869,7 @@ def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:
     f = _facing(seg, axis)
     if f is None:
         f = (0 if dy >= 0 else 180) if axis == "h" else (270 if dx >= 0 else 90)
-    upright = {0: 0, 270: 1, 180: 2, 90: 3}[f]
+    upright = SEAT_FACING[f]
     if len(seg) > 1:
         return upright
     if len(seen) >= 2 and abs(abs(dx) - abs(dy)) > 0.5 * seg[0].short:

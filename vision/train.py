@@ -130,6 +130,9 @@ def export(det_weights: Path, cls_weights: list[Path], out: Path, det_imgsz: int
 
     out.mkdir(parents=True, exist_ok=True)
     det = YOLO(str(det_weights))
+    det_names = [det.names[i] for i in range(len(det.names))]
+    if tuple(det_names) != DET_CLASSES:
+        raise SystemExit(f"detector classes {det_names} differ from {DET_CLASSES}")
     onnx = {"tile_detector.onnx": Path(det.export(format="onnx", imgsz=det_imgsz, opset=12, simplify=False,
                                                   dynamic=False))}
     names: list[str] = []
@@ -150,9 +153,6 @@ def export(det_weights: Path, cls_weights: list[Path], out: Path, det_imgsz: int
             shutil.copy(exported, out / file)
     for stale in set(out.glob("tile_classifier_*.onnx")) - {out / f for f in onnx}:
         stale.unlink()
-    det_names = [det.names[i] for i in range(len(det.names))]
-    if tuple(det_names) != DET_CLASSES:
-        raise SystemExit(f"detector classes {det_names} differ from {DET_CLASSES}")
     meta = {"detector": {"file": "tile_detector.onnx", "imgsz": det_imgsz, "classes": det_names},
             "classifier": {"files": [f for f in onnx if f != "tile_detector.onnx"], "imgsz": cls_imgsz,
                            "classes": names},
@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="start from this local checkpoint with a fresh schedule (e.g. a previous run's last.pt)")
         s.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
         s.add_argument("--device", default="cpu", help="cpu, or a CUDA index such as 0")
-        s.add_argument("--workers", type=int, default=2, help="data-loading processes")
+        s.add_argument("--workers", type=int, default=2,
+                       help="data-loading processes (on CPU ultralytics loads in the main process)")
         s.add_argument("--hours", type=float, default=None, help="train for this long instead of --epochs")
         s.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
     e = sub.add_parser("export")
