@@ -56,13 +56,12 @@ def recognizer() -> Recognizer:
 def test_the_classifiers_of_the_ensemble_vote_together(recognizer: Recognizer, tmp_path: Path) -> None:
     """Every classifier listed is loaded and their probabilities are averaged; a folder naming one `file` (as
     earlier exports did) still loads."""
-    from vision.recognizer import _probabilities
-
-    files = json.loads((MODELS / "recognizer.json").read_text())["classifier"]["files"]
-    assert len(recognizer.classifiers) == len(files)
     from vision.crops import upright_crop
-    from vision.recognizer import Detection
+    from vision.recognizer import Detection, _probabilities
 
+    meta = json.loads((MODELS / "recognizer.json").read_text())
+    files = meta["classifier"]["files"]
+    assert len(recognizer.classifiers) == len(files)
     rng = np.random.default_rng(0)
     img = rng.integers(0, 255, (200, 200, 3), dtype=np.uint8)
     det = Detection((50.0, 40.0, 110.0, 120.0), 0, 0.9)  # face up, upright
@@ -72,7 +71,6 @@ def test_the_classifiers_of_the_ensemble_vote_together(recognizer: Recognizer, t
     name, p = recognizer.classify(img, [det])[0]
     assert p == pytest.approx(float(np.mean(each, axis=0)[0, recognizer.cls_names.index(name)]), abs=1e-5)
 
-    meta = json.loads((MODELS / "recognizer.json").read_text())
     meta["classifier"] = {k: v for k, v in meta["classifier"].items() if k != "files"} | {"file": files[-1]}
     for file in (meta["detector"]["file"], files[-1]):
         (tmp_path / file).symlink_to(MODELS / file)
