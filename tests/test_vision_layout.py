@@ -334,6 +334,48 @@ def test_winning_tile_set_apart_or_sideways_beside_the_hand(quarters: int) -> No
     assert set_apart.hand.concealed == sideways.hand.concealed == tuple(x.tile for x in hand)
 
 
+
+def hand_with_a_pon_and(beyond: list[SeenTile]) -> list[SeenTile]:
+    """Ten concealed tiles and a pon at the bottom (a winning tile short), and `beyond` on the hand's far side."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    return hand + pon + beyond
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_winning_tile_shown_lying_on_the_far_side_of_the_hand(quarters: int) -> None:
+    tiles = hand_with_a_pon_and([side("2z", 160, 800 - H + 5)])  # across the hand's far edge, above its 3rd tile
+    view = build_view(turn(tiles, quarters), int(SIZE), int(SIZE))
+    assert (view.hand.win, view.hand.win_sideways) == ("2z", True)
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert view.tiles[-1].sideways and not view.ponds
+
+
+@pytest.mark.parametrize("beyond", [
+    row("3p 4p 5p", 150, 800 - H + 5)[0],  # a row close to the hand (read as dora laid out)
+    [up("3p", 150, 800 - H - 40)],  # a lone tile a tile's length away: a discard
+], ids=["a row", "a tile further off"])
+def test_a_discard_beyond_the_hand_is_not_taken_for_the_winning_tile(beyond: list[SeenTile]) -> None:
+    view = build_view(hand_with_a_pon_and(beyond), int(SIZE), int(SIZE))
+    assert view.hand.win is None
+    elsewhere = [t for p in view.ponds for t in p.tiles] + list(view.dora_indicators)
+    assert sorted(elsewhere) == sorted(t.tile for t in beyond)
+
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_a_neighbours_tiles_touching_the_end_of_the_hand_stay_out_of_it(quarters: int) -> None:
+    """Seen from low down, the next player's standing tiles can touch the end of the winner's hand in the picture;
+    they stand off its line, while a blank white dragon read as a back stands in it."""
+    wall = [up("back", 100 + k * (W + 1), 800 - 0.4 * H) for k in range(3)]
+    hand, x = row("back 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100 + 3 * (W + 1), 800)
+    win, _ = row("5z", x + 25, 800)
+    view = build_view(turn(wall + hand + win, quarters), int(SIZE), int(SIZE))
+    assert view.hand.concealed == tuple(t.tile for t in hand)
+    assert view.hand.win == "5z" and view.hand.melds == ()
+    assert any("blank white dragon" in w for w in view.warnings)
+
+
 # ------------------------------------------------------------------------------------------------ dora
 
 

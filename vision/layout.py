@@ -33,6 +33,7 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ WALL_SIZE = 1.25  # and are of one size: a box side within this ratio of its nei
 WALL_LINE = 0.25  # and in one straight row: centres within this share of a short side of the line through them
 HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side of a straight line
 SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees clockwise) -> seat 0 near .. 3 left
+ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is within this share of a short side
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -426,7 +428,8 @@ def _hand_row(seg: list[_T]) -> bool:
     rows hold six tiles (a third row a few more), and a wall is all backs."""
     if len(seg) < HAND_ROW:
         return False
-    ordered = _order(seg)
+    ends = _off_row_ends(_order(seg))
+    ordered = [t for t in _order(seg) if t.i not in ends]
     across = _across(ordered, _axis(seg))
     stretch: list[_T] = []
     for t in [*ordered, None]:
@@ -466,10 +469,10 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
 
 
 def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[SeenHand, set[int], set[int]]:
-    beyond = _off_line(line)
-    others = others + [t for s in line for t in s if t.i in beyond]
-    line = [[t for t in s if t.i not in beyond] for s in line]
-    line = [s for s in line if s]
+    strays = {i for s in line for i in _off_row_ends(sorted(s, key=lambda t: t.cx))}
+    strays |= _off_line([[t for t in s if t.i not in strays] for s in line])
+    others = others + [t for s in line for t in s if t.i in strays]
+    line = [kept for s in line if (kept := [t for t in s if t.i not in strays])]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
     first = _concealed_segment(segs, _across([t for s in segs for t in s], "h"))
     others = others + [t for s in segs[:first] for t in s]
@@ -508,16 +511,34 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
             win, melds, used, notes = meld_tiles[0], melds2, used2, notes2
     warnings += notes
     used_ids = {t.i for t in concealed} | {t.i for t in meld_tiles} | used
-    win_sideways = False
+    slots = (len(concealed) + 3 * len(melds)) % 3
+    if win is None and concealed and slots == 1:
+        win = _win_laid_beyond(concealed, [t for t in others if t.i not in used_ids])
+    elif win is None and concealed and slots == 2:
+        win = concealed.pop()
+        warnings.append("the winning tile is not set apart; taking the rightmost tile of the hand")
     if win is not None:
         used_ids.add(win.i)
-        win_sideways = win.i in across
-    else:
-        if (len(concealed) + 3 * len(melds)) % 3 == 2 and concealed:
-            win = concealed.pop()
-            warnings.append("the winning tile is not set apart; taking the rightmost tile of the hand")
-    hand = SeenHand(tuple(t.name for t in concealed), win.name if win else None, tuple(melds), win_sideways)
+    across |= {t.i for t in others if t.i in used_ids and t.horizontal}  # an added kan's top tile, a win beyond
+    hand = SeenHand(tuple(t.name for t in concealed), win.name if win else None, tuple(melds),
+                    win is not None and win.i in across)
     return hand, used_ids, across
+
+
+def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
+    """The winning tile put down on the far side of the hand (a tsumo tile shown above the hand, often tilted):
+    the one face-up tile whose near edge reaches the hand row's far edge within the row's length, with no other
+    face-up tile beside it (a pond tile has its row), when the hand is a tile short of a winning one."""
+    far = sorted(t.y1 for t in concealed)[len(concealed) // 2]
+    x1, x2 = min(t.x1 for t in concealed), max(t.x2 for t in concealed)
+    up = [t for t in others if t.face_up]
+
+    def alone(t: _T) -> bool:
+        reach = 1.5 * max(t.x2 - t.x1, t.y2 - t.y1)
+        return not any(o is not t and math.hypot(o.cx - t.cx, o.cy - t.cy) < reach for o in up)
+
+    near = [t for t in up if t.cy < far < t.y2 + 0.5 * t.short and x1 <= t.cx <= x2 and alone(t)]
+    return near[0] if len(near) == 1 else None
 
 
 def table_angle(tiles: list[SeenTile]) -> float:
@@ -624,17 +645,39 @@ def _wall_alike(a: _T, b: _T, h: bool) -> bool:
             and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides))
 
 
+def _offsets(tiles: list[_T], ref: list[_T]) -> list[float]:
+    """How far each tile's centre lies off the straight line (least squares) through the centres of `ref`, across
+    the row, in pixels."""
+    h = _axis(ref) == "h"
+    us = [t.cx if h else t.cy for t in ref]
+    vs = [t.cy if h else t.cx for t in ref]
+    mu, mv = sum(us) / len(us), sum(vs) / len(vs)
+    slope = sum((u - mu) * (v - mv) for u, v in zip(us, vs, strict=True)) / (sum((u - mu) ** 2 for u in us) or 1e-6)
+    return [(t.cy - mv - slope * (t.cx - mu)) if h else (t.cx - mv - slope * (t.cy - mu)) for t in tiles]
+
+
 def _straight(tiles: list[_T], slack: float = WALL_LINE) -> bool:
     """Centres on one straight line (least squares), none further off it than `slack` short sides."""
     if len(tiles) < 3:
         return True
-    h = _axis(tiles) == "h"
-    us = [t.cx if h else t.cy for t in tiles]
-    vs = [t.cy if h else t.cx for t in tiles]
-    mu, mv = sum(us) / len(us), sum(vs) / len(vs)
-    slope = sum((u - mu) * (v - mv) for u, v in zip(us, vs, strict=True)) / (sum((u - mu) ** 2 for u in us) or 1e-6)
     short = sorted(t.short for t in tiles)[len(tiles) // 2]
-    return all(abs(v - mv - slope * (u - mu)) <= slack * short for u, v in zip(us, vs, strict=True))
+    return all(abs(o) <= slack * short for o in _offsets(tiles, tiles))
+
+
+def _off_row_ends(ordered: list[_T]) -> set[int]:
+    """Backs ending a row of faces that stand off its line: in the picture a neighbour's wall or standing hand can
+    touch the end of the winner's hand, but a misread hand tile (a blank white dragon) stands in line with it."""
+    faces = [t for t in ordered if t.face_up]
+    if len(faces) < 3:
+        return set()
+    out: set[int] = set()
+    for end in (ordered, ordered[::-1]):
+        backs = list(itertools.takewhile(lambda t: not t.face_up, end))
+        for t, off in zip(backs, _offsets(backs, faces), strict=True):
+            if abs(off) <= ROW_END * t.short:
+                break
+            out.add(t.i)
+    return out
 
 
 def _dead_wall(segs: list[list[_T]]) -> tuple[list[_T], list[list[_T]]]:
@@ -843,8 +886,8 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
 
     # sideways / upside-down flags relative to each tile's own row
     flags: dict[int, tuple[bool, bool]] = {}
-    for s in hand_line_t:
-        for t in s:
+    for t in turned:
+        if t.i in used:
             flags[t.i] = (t.i in hand_across, t.orientation == 180)
     out = []
     for k, t in enumerate(original):
