@@ -102,10 +102,12 @@ def test_the_committed_recognizer_model_loads_and_reads_the_sample_photos():
     assert r.image == {"width": 1920, "height": 1440}
     assert len(r.tiles) >= 10  # the hand row alone holds 14 face-up tiles
     assert all(len(t["box"]) == 4 for t in r.tiles)
-    # the rendered sample scene (the kind of picture the first model was trained on) is read exactly
-    photo = SAMPLE_PHOTOS / "03-synthetic-mangan.jpg"
-    r = reader.read(photo.read_bytes(), photo)
-    assert (r.concealed, r.win, r.melds, r.dora_indicators) == ("44m57p777s666777z", "6p", [], "1m"), r
+    # the rendered sample scene and the real photo of a hand with an added kan are read exactly
+    for name, want in [("03-synthetic-mangan.jpg", ("44m57p777s666777z", "6p", [], "1m")),
+                       ("01-added-kan.jpg", ("456s55p44555z", "0p", ["added-kan:9999m:left"], "88m"))]:
+        photo = SAMPLE_PHOTOS / name
+        r = reader.read(photo.read_bytes(), photo)
+        assert (r.concealed, r.win, r.melds, r.dora_indicators) == want, r
 
 
 def test_tiles_read_face_down_are_left_out_of_the_form_with_a_warning():

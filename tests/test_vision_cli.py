@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import struct
 from pathlib import Path
 
@@ -107,6 +108,36 @@ def test_hand_tiles_read_face_down_are_named_as_such() -> None:
         hand_from_view(view)
 
 
+
+def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """`jantaku score-photo --json` on a photo the layout read as `view`."""
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (view, None))
+    code = main(["score-photo", "table.jpg", "--json"])
+    out = capsys.readouterr()
+    return code, (json.loads(out.out) if code < 2 else None), out.err
+
+
+@pytest.mark.parametrize(("concealed", "win", "scores"), [
+    (("back", "5z", "5z", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"), "2z", True),
+    (("back", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"), "9p", False),
+], ids=["a haku makes it a win", "no win either way"])
+def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes_a_win(
+        concealed: tuple[str, ...], win: str, scores: bool, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    warning = "1 tile read as face down inside the hand row (a blank white dragon?): name them before scoring"
+    view = TableView(640, 480, _tiles([*concealed, win]), SeenHand(concealed, win, ()), warnings=(warning,))
+    code, out, err = _score_photo_of(view, monkeypatch, capsys)
+    if scores:
+        assert code == 0 and {"name": "Yakuhai (haku)", "han": 1} in out["yaku"]
+        assert out["read"]["hand"]["concealed"][0] == "5z"
+        assert [w.split(" (")[0] for w in out["read"]["warnings"]] == [
+            "took the tile read face down in the hand for a white dragon"]
+    else:
+        assert code == 2 and "1 tile of the hand read as face down (a blank white dragon?)" in err
+        assert "Hand   back 1m 1m 1m" in err
+
 def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """The score-photo plumbing (photo -> layout -> Hand -> validate -> score) with exact detections."""
@@ -114,7 +145,6 @@ def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: p
 
     if not (DEFAULT_ART / "Regular" / "Man1.png").exists():
         pytest.skip("tile art not found")
-    import json
 
     import vision.recognizer as rec
     from table.hand import Hand, Meld

@@ -103,18 +103,35 @@ def test_real_photos_floor(recognizer: Recognizer) -> None:
 
 
 
+def _score_real_photo(name: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, dict]:
+    """`jantaku score-photo --json` on a shared photo, with that photo's labelled rows."""
+    rows = {r["name"]: r["tiles"] for r in json.loads(PHOTOS.read_text())["images"][name]["rows"]}
+    code = main(["score-photo", str(PHOTOS.parent / f"{name}.jpg"), "--json"])
+    return code, json.loads(capsys.readouterr().out), rows
+
+
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
 def test_a_real_photo_of_a_winning_hand_scores(capsys: pytest.CaptureFixture[str]) -> None:
     """lx01, photo to points: a blank white dragon, an added kan (two sideways tiles stacked), two dora indicators
     in a dead wall of lilac backs, the winning red five lying tilted on the far side of the hand."""
-    rows = {r["name"]: r["tiles"] for r in json.loads(PHOTOS.read_text())["images"]["lx01"]["rows"]}
-    code = main(["score-photo", str(PHOTOS.parent / "lx01.jpg"), "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out, rows = _score_real_photo("lx01", capsys)
     hand = out["read"]["hand"]
     assert hand["concealed"] + [t for m in hand["melds"] for t in m["tiles"]] == rows["hand_and_meld"]
     assert [m["kind"] for m in hand["melds"]] == ["added-kan"]
     assert [hand["win"]] == rows["winning_tile"] and out["read"]["dora_indicators"] == rows["dora_indicators"]
     assert code == 0 and (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
+
+
+@pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
+def test_a_real_photo_whose_blank_haku_reads_as_a_back_scores_saying_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """lx04: thirteen orphans under glare, seen low, the next player's tiles touching the hand's end; its haku
+    (a blank face) reads as a back, and only a haku there makes a winning hand."""
+    code, out, rows = _score_real_photo("lx04", capsys)
+    hand = out["read"]["hand"]
+    assert hand["concealed"] + [hand["win"]] == rows["hand"]
+    assert any(w.startswith("took the tile read face down in the hand") for w in out["read"]["warnings"])
+    assert code == 0 and out["yaku"] == [{"name": "Kokushi Musou", "han": 13}] and out["total"] == 48000
+
 
 @needs_art
 def test_read_json_shape_on_a_rendered_scene(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

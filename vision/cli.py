@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import replace
 
 from table.errors import InputError
+from vision.layout import FACE_DOWN_IN_HAND
 from vision.view import TableView
 
 
@@ -160,27 +161,55 @@ def hand_from_view(view: TableView):
     return Hand(tuple(parse_tile(t) for t in h.concealed), parse_tile(h.win), tuple(melds))
 
 
-def run_score_photo(args: argparse.Namespace) -> int:
+def haku_for_backs(view: TableView) -> TableView | None:
+    """The view with the hand's face-down tiles taken for white dragons, or None when it has none. A hand shows no
+    back outside a closed kan, and the blank face of a haku is what the recognizer most often reads as one."""
+    n = view.hand.concealed.count("back")
+    if not n:
+        return None
+    hand = replace(view.hand, concealed=tuple("5z" if t == "back" else t for t in view.hand.concealed))
+    which = f"{n} tiles read face down in the hand for white dragons" if n > 1 else \
+        "tile read face down in the hand for a white dragon"
+    note = (f"took the {which} (haku, whose blank face the recognizer can take for a back): so the hand is a "
+            "winning one; if that is wrong, score it with jantaku score")
+    warnings = tuple(w for w in view.warnings if FACE_DOWN_IN_HAND not in w)
+    return replace(view, hand=hand, warnings=warnings + (note,))
+
+
+def _score(view: TableView, args: argparse.Namespace, rules):
     from table.hand import validate_hand
-    from table.score_cli import FLAGS, render, resolve_rules
+    from table.score_cli import FLAGS
     from table.scoring import Situation, score_hand
     from table.tiles import parse_tile, parse_tiles, wind_index
+
+    hand = hand_from_view(view)
+    dora = tuple(parse_tile(t) for t in view.dora_indicators)
+    ura = tuple(t for v in args.ura for t in parse_tiles(v))
+    validate_hand(hand, dora, ura, rules)
+    situation = Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
+                          round_wind=wind_index(args.round), dora_indicators=dora, ura_indicators=ura,
+                          honba=args.honba, riichi_sticks=args.sticks)
+    return hand, situation, score_hand(hand, situation, rules)
+
+
+def run_score_photo(args: argparse.Namespace) -> int:
+    from table.score_cli import render, resolve_rules
 
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
     view = with_table_checks(view)
     rules = resolve_rules(args.rules)
     try:
-        hand = hand_from_view(view)
-        dora = tuple(parse_tile(t) for t in view.dora_indicators)
-        ura = tuple(t for v in args.ura for t in parse_tiles(v))
-        validate_hand(hand, dora, ura, rules)
+        hand, situation, result = _score(view, args, rules)
     except InputError as exc:
-        raise InputError(f"{exc}\nWhat the photo shows:\n{describe(view)}") from None
-    situation = Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
-                          round_wind=wind_index(args.round), dora_indicators=dora, ura_indicators=ura,
-                          honba=args.honba, riichi_sticks=args.sticks)
-    result = score_hand(hand, situation, rules)
+        guess = haku_for_backs(view)
+        try:
+            hand, situation, result = _score(guess, args, rules) if guess else (None, None, None)
+        except InputError:
+            result = None
+        if result is None or not result.valid:
+            raise InputError(f"{exc}\nWhat the photo shows:\n{describe(view)}") from None
+        view = guess
     if args.json:
         out = result.to_json()
         out["read"] = view.to_json()

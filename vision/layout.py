@@ -53,6 +53,7 @@ WALL_LINE = 0.25  # and in one straight row: centres within this share of a shor
 HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side of a straight line
 SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees clockwise) -> seat 0 near .. 3 left
 ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is within this share of a short side
+FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's words, which score-photo may resolve
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -490,8 +491,8 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
             if cut is not None:  # melds laid against the hand without a gap
                 concealed, meld_tiles = ordered[:cut], ordered[cut:]
             if inside:
-                warnings.append(f"{len(inside)} tile{'s' if len(inside) > 1 else ''} read as face down inside the "
-                                "hand row (a blank white dragon?): name them before scoring")
+                warnings.append(f"{len(inside)} tile{'s' if len(inside) > 1 else ''} {FACE_DOWN_IN_HAND} (a blank "
+                                "white dragon?): name them before scoring")
         elif meld_tiles or len(ordered) > 1 or ordered[0].i in across or not ordered[0].face_up:
             meld_tiles += ordered
         else:  # a lone upright tile before any meld: the winning tile, unless another follows it
