@@ -7,6 +7,7 @@ picture that cannot be a legal hand (the message says what was seen).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections import Counter
@@ -202,11 +203,10 @@ def run_score_photo(args: argparse.Namespace) -> int:
     try:
         hand, situation, result = _score(view, args, rules)
     except InputError as exc:
-        guess = haku_for_backs(view)
-        try:
-            hand, situation, result = _score(guess, args, rules) if guess else (None, None, None)
-        except InputError:
-            result = None
+        guess, result = haku_for_backs(view), None
+        if guess is not None:
+            with contextlib.suppress(InputError):
+                hand, situation, result = _score(guess, args, rules)
         if result is None or not result.valid:
             raise InputError(f"{exc}\nWhat the photo shows:\n{describe(view)}") from None
         view = guess

@@ -17,10 +17,11 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    two inside it are hand tiles misread, often a blank white dragon).
 3. Its upright tiles tell which way the hand faces; all boxes are turned by that multiple of 90 degrees, so from
    here on the winner sits at the bottom and reads left to right, whatever side the photo was taken from.
-4. On the hand line: the concealed part (the longest plain run that is not a called meld), then the winning tile
-   set apart (or lying sideways beside the hand), then the called melds, each recognised by its sideways tile
-   (which seat it came from) or its two backs (closed kan); a sideways tile just beyond a meld's sideways tile
-   makes an added kan.
+4. On the hand line (backs touching its ends but standing off its line are a neighbour's): the concealed part (the
+   longest plain run that is not a called meld), then the winning tile set apart (or lying sideways beside the
+   hand, or lone against the hand's far side when the hand is a tile short), then the called melds, each
+   recognised by its sideways tile (which seat it came from) or its two backs (closed kan); a sideways tile just
+   beyond a meld's sideways tile makes an added kan.
 5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing
    evenly, read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond
    in a close-up). Backs lying about elsewhere (a jumble pushed aside, a tile knocked over beside a pond) make no
@@ -429,8 +430,9 @@ def _hand_row(seg: list[_T]) -> bool:
     rows hold six tiles (a third row a few more), and a wall is all backs."""
     if len(seg) < HAND_ROW:
         return False
-    ends = _off_row_ends(_order(seg))
-    ordered = [t for t in _order(seg) if t.i not in ends]
+    ordered = _order(seg)
+    ends = _off_row_ends(ordered)
+    ordered = [t for t in ordered if t.i not in ends]
     across = _across(ordered, _axis(seg))
     stretch: list[_T] = []
     for t in [*ordered, None]:
