@@ -499,18 +499,21 @@ def test_dead_wall_past_a_tile_not_found_keeps_its_indicator() -> None:
 
 
 @pytest.mark.parametrize("quarters", [0, 1, 2, 3])
-def test_a_hand_row_with_backs_inside_stays_the_hand(quarters: int) -> None:
+@pytest.mark.parametrize("spec", ["4s 5s 6s 5p 5p 4z 4z back back 5z", "1m 2m 3m 4s 5s 6s back back back 5p 5p 4z 4z"])
+def test_a_hand_row_with_backs_inside_stays_the_hand(quarters: int, spec: str) -> None:
     """Fixed: blank white dragons in the hand read as backs made the hand row look like a dead wall with eight
-    indicators; the meld beside it was taken for the hand, and the real dead wall was lost."""
-    hand, x = row("4s 5s 6s 5p 5p 4z 4z back back 5z", 100, 900)
+    indicators; the meld beside it was taken for the hand, and the real dead wall was lost. A concealed triplet of
+    them reads as three backs together."""
+    hand, x = row(spec, 100, 900)
     kan, x = row("9m 9m s:9m 9m", x + 20, 900)
     win, _ = row("0p", x + 30, 900)
     wall = dead_wall("back back 8m 8m back back back", 350, 400)
     view = build_view(turn(hand + kan + win + wall, quarters), int(SIZE), int(SIZE))
-    assert view.hand.concealed == ("4s", "5s", "6s", "5p", "5p", "4z", "4z", "back", "back", "5z")
+    assert view.hand.concealed == tuple(spec.split())
     assert [(m.kind, m.tiles, m.source) for m in view.hand.melds] == [("kan", ("9m", "9m", "9m", "9m"), "across")]
     assert view.dora_indicators == ("8m", "8m")
-    assert any("2 tiles read as face down inside the hand row" in w for w in view.warnings)
+    backs = spec.split().count("back")
+    assert any(f"{backs} tiles read as face down inside the hand row" in w for w in view.warnings)
 
 
 def test_a_hand_row_whose_first_tile_reads_as_a_back_is_chosen_over_the_ponds() -> None:

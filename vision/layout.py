@@ -55,6 +55,7 @@ HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side o
 SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees clockwise) -> seat 0 near .. 3 left
 ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is within this share of a short side
 FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's words, which score-photo may resolve
+BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -404,8 +405,8 @@ def _backs_inside(ordered: list[_T], across: set[int]) -> set[int]:
 
     A hand shows no face-down tile except the ends of a closed kan (back, two faces, back) laid after the concealed
     tiles, and a dead wall never holds as many as HAND_ROW tiles face up or beside it. So in a row of HAND_ROW or more
-    upright tiles, one or two backs followed by face-up tiles are tiles of the hand the recognizer read as backs (in
-    many sets the white dragon, haku, is a blank face); so is a lone back starting the row. Backs that end the
+    upright tiles, up to BACKS_TOGETHER backs followed by face-up tiles are tiles of the hand the recognizer read as
+    backs (in many sets the white dragon, haku, is a blank face); so is a lone back starting the row. Backs that end the
     plain stretch, or stand before two like faces (a closed kan's), start the melds instead."""
     end = next((k for k, t in enumerate(ordered) if t.i in across), len(ordered))
     plain = ordered[:end]
@@ -418,7 +419,7 @@ def _backs_inside(ordered: list[_T], across: set[int]) -> set[int]:
             continue
         after = runs[k + 1][1] if k + 1 < len(runs) else []
         kan = len(after) == 2 and _meld_kind([t.name for t in after] * 2) == "kan"
-        if len(run) > (1 if k == 0 else 2) or not after or kan:
+        if len(run) > (1 if k == 0 else BACKS_TOGETHER) or not after or kan:
             break
         out |= {t.i for t in run}
     return out if 4 * len(out) <= len(plain) else set()
@@ -426,8 +427,8 @@ def _backs_inside(ordered: list[_T], across: set[int]) -> set[int]:
 
 def _hand_row(seg: list[_T]) -> bool:
     """A stretch of HAND_ROW or more upright tiles standing side by side with few backs among them (at most a
-    quarter, at most two together): only a hand is laid so, whatever the recognizer made of a blank face. Pond
-    rows hold six tiles (a third row a few more), and a wall is all backs."""
+    quarter, at most BACKS_TOGETHER together): only a hand is laid so, whatever the recognizer made of a blank
+    face. Pond rows hold six tiles (a third row a few more), and a wall is all backs."""
     if len(seg) < HAND_ROW:
         return False
     ordered = _order(seg)
@@ -441,7 +442,7 @@ def _hand_row(seg: list[_T]) -> bool:
             continue
         if (len(stretch) >= HAND_ROW and 4 * sum(not x.face_up for x in stretch) <= len(stretch)
                 and len({x.horizontal for x in stretch}) == 1 and _straight(stretch, HAND_LINE)
-                and all(up or len(run) <= 2 for up, run in _runs(stretch))):
+                and all(up or len(run) <= BACKS_TOGETHER for up, run in _runs(stretch))):
             return True
         stretch = []
     return False
