@@ -108,7 +108,6 @@ def test_hand_tiles_read_face_down_are_named_as_such() -> None:
         hand_from_view(view)
 
 
-
 def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     """`jantaku score-photo --json` on a photo the layout read as `view`."""
     import vision.cli
@@ -137,6 +136,7 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
     else:
         assert code == 2 and "1 tile of the hand read as face down (a blank white dragon?)" in err
         assert "Hand   back 1m 1m 1m" in err
+
 
 def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:

@@ -334,7 +334,6 @@ def test_winning_tile_set_apart_or_sideways_beside_the_hand(quarters: int) -> No
     assert set_apart.hand.concealed == sideways.hand.concealed == tuple(x.tile for x in hand)
 
 
-
 def hand_with_a_pon_and(beyond: list[SeenTile]) -> list[SeenTile]:
     """Ten concealed tiles and a pon at the bottom (a winning tile short), and `beyond` on the hand's far side."""
     hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
@@ -360,7 +359,6 @@ def test_a_discard_beyond_the_hand_is_not_taken_for_the_winning_tile(beyond: lis
     assert view.hand.win is None
     elsewhere = [t for p in view.ponds for t in p.tiles] + list(view.dora_indicators)
     assert sorted(elsewhere) == sorted(t.tile for t in beyond)
-
 
 
 @pytest.mark.parametrize("quarters", [0, 1, 2, 3])

@@ -102,7 +102,6 @@ def test_real_photos_floor(recognizer: Recognizer) -> None:
     assert result["recall"] >= REAL_RECALL_FLOOR
 
 
-
 def _score_real_photo(name: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, dict]:
     """`jantaku score-photo --json` on a shared photo, with that photo's labelled rows."""
     rows = {r["name"]: r["tiles"] for r in json.loads(PHOTOS.read_text())["images"][name]["rows"]}
