@@ -271,6 +271,18 @@ def test_added_kan_from_each_side() -> None:
         assert view.hand.concealed == ("2m", "3m", "4m", "6s", "6s", "6s", "8p")
 
 
+def test_added_kan_whose_added_tile_has_a_back_read_beside_it() -> None:
+    """Fixed: the edge of the hand tile next to an added kan's top tile, read as a back, made the stacked pair look
+    like a row of its own, so the called tile left the hand's row and the kan was lost."""
+    hand, x = row("2m 3m 4m 6s 6s 6s 8p", 100, 800)
+    win, x = row("8p", x + 25, 800)
+    called, _ = row("s:5z 5z 5z", x + 45, 800)
+    added = side("5z", called[0].box[0], called[0].box[1] - 1)
+    edge = up("back", added.box[0] - W - 1, added.box[3])
+    view = build_view(hand + win + called + [added, edge], int(SIZE), int(SIZE))
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "added-kan", "tiles": ["5z"] * 4, "source": "left"}]
+    assert view.hand.win == "8p"
+
 def test_closed_kan_showing_a_red_five_hides_plain_fives() -> None:
     """Fixed: the backs of a closed kan (ankan) showing 0p and 5p used to read as "back", which the scorer doubled
     into two red fives."""

@@ -165,10 +165,12 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
         row_h = _row_horizontal(a, b)
         odd = a if a.horizontal == row_h else b  # the tile lying across that row
         flush = min(abs(a.y1 - b.y1), abs(a.y2 - b.y2)) if row_h else min(abs(a.x1 - b.x1), abs(a.x2 - b.x2))
-        # a tile beside it on its own axis may only be the added tile of a kan, linked to nothing else; one that
-        # goes on in a row makes the odd tile the end of that row (ponds crowding at a corner), not a riichi tile
+        # a tile beside it on its own axis may only be the added tile of a kan, linked to no other face-up tile
+        # (a back beside it is no row: the edge of a hand tile is sometimes read as one); one that goes on in a row
+        # makes the odd tile the end of that row (ponds crowding at a corner), not a riichi tile
         partners = [j for j in neighbours[odd.i] if by_i[j].horizontal == odd.horizontal]
-        alone = all(len(neighbours[j]) == 1 for j in partners)
+        alone = all(sum(by_i[k].face_up or by_i[k].horizontal == odd.horizontal for k in neighbours[j]) == 1
+                    for j in partners)
         return size[odd.i] <= 2 and alone and flush < 0.25 * min(a.short, b.short) and linked(a, b)
 
     # sideways tiles laid in a row of upright ones (called tiles); the tile stacked beyond one is an added kan's,
