@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -606,3 +608,17 @@ def test_ponds_crowding_at_a_corner_keep_their_tiles() -> None:
     ponds = {p.seat: (p.tiles, p.riichi) for p in view.ponds}
     assert ponds == {"across": (("7p", "8m", "4z", "8s", "3p", "1p"), 3),
                      "left": (("3m", "2m", "1s", "8p", "6z", "6z"), None)}
+
+
+def test_a_close_up_across_a_corner_whose_rows_turn_apart_is_read_at_the_hand_rows_angle() -> None:
+    """Fixed: a rendered close-up (tests/data/diagonal_closeup.json, exact boxes): seen low across a corner, the hand
+    row and the dead wall behind it run at angles perspective pulls apart, so turning back by the table's average
+    angle read no hand (a chi of 0p 6p 7p, nothing concealed). The layout now tries nearby angles when the first
+    reading is no winning hand, and keeps one that is."""
+    data = json.loads((Path(__file__).parent / "data" / "diagonal_closeup.json").read_text())
+    tiles = [SeenTile(name, tuple(box), 1.0, horizontal=horizontal, orientation=orientation)
+             for name, box, horizontal, orientation in data["tiles"]]
+    view = build_view(tiles, data["width"], data["height"])
+    truth = data["truth"]
+    assert list(view.hand.concealed) == truth["concealed"] and view.hand.win == truth["win"]
+    assert view.hand.melds == () and list(view.dora_indicators) == truth["dora"]

@@ -6,7 +6,9 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    from each tile's nearest neighbour (modulo 90 degrees, so all four seats agree) and the tiles are turned back
    into a frame where the rows run along the axes (`table_angle`, `_derotate`). Near 45 degrees perspective turns
    part of a row past the detector's quarter turn; pairs of such tiles at an upright pitch are put back upright
-   (`_unsplit_rows`).
+   (`_unsplit_rows`). Seen low across a corner, perspective turns the rows apart (the near hand more than the far
+   wall), so when the average angle gives no winning hand, angles near it are tried and the first that reads one
+   is kept (`RETRY_ANGLES`).
 1. Tiles that touch side by side along a row become *segments*. A row of upright tiles runs across their long axis,
    so two tiles link horizontally only when one of them stands vertically in the image (a sideways tile joins a row
    of upright ones, but two stacked rows of upright tiles never merge), and vertically only when one lies
@@ -39,6 +41,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from table.errors import InputError
+from table.hand import Meld
+from table.tiles import parse_tile
+from table.waits import waits
 from vision.view import SEAT_NAMES, Pond, SeenHand, SeenMeld, SeenTile, TableView
 
 TOUCH_GAP = 0.3  # max gap between touching tiles, in short-side lengths
@@ -56,6 +62,7 @@ SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees
 ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is within this share of a short side
 FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's words, which score-photo may resolve
 BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
+RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0, 32.0, -32.0)  # degrees off the table's angle, tried in turn
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -837,11 +844,33 @@ def _unsplit_rows(tiles: list[SeenTile]) -> list[SeenTile]:
 
 def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
     """Group recognised tiles into the hand, melds, dora indicators and ponds (see the module docstring)."""
-    warnings: list[str] = []
     if not tiles:
         return TableView(width, height, (), SeenHand(), (), (), ("no tiles found in the photo",))
-    original, size = tiles, (width, height)
     angle = table_angle(tiles)
+    view = _build(tiles, width, height, angle)
+    if _wins(view.hand):
+        return view
+    for delta in RETRY_ANGLES:
+        other = _build(tiles, width, height, angle + delta)
+        if _wins(other.hand):
+            return other
+    return view
+
+
+def _wins(hand: SeenHand) -> bool:
+    """The hand's tiles make a winning shape: the evidence that a row angle read the hand's own row."""
+    try:
+        melds = [Meld(m.kind, tuple(parse_tile(t) for t in m.tiles), m.source) for m in hand.melds]
+        concealed = [parse_tile(t) for t in hand.concealed]
+        return hand.win is not None and parse_tile(hand.win).kind in {w.tile_kind for w in waits(concealed, melds)}
+    except InputError:  # a back, a meld that is none, a count that is no hand
+        return False
+
+
+def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> TableView:
+    """The view with the rows taken to run at `angle` degrees."""
+    warnings: list[str] = []
+    original, size = tiles, (width, height)
     if abs(angle) > DIAGONAL:
         tiles, width, height = _derotate(tiles, width, height, angle)
     if abs(angle) >= SKEWED:
