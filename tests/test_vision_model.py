@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from device.cli import main
+from device.config import SAMPLE_PHOTOS
 from vision.art import DEFAULT_ART, SHARED
 from vision.bench import HAND_PARTS, _ours, closeup_shares, real_subset, seen_parts, truth_parts
 from vision.layout import build_view
-from vision.recognizer import MODELS, Recognizer
+from vision.recognizer import MODELS, Recognizer, unturn_box
 from vision.synth import make_scene
 
 PHOTOS = SHARED / "photos" / "labels.json"
@@ -130,6 +131,40 @@ def test_a_real_photo_whose_blank_haku_reads_as_a_back_scores_saying_so(capsys: 
     assert hand["concealed"] + [hand["win"]] == rows["hand"]
     assert any(w.startswith("took the tile read face down in the hand") for w in out["read"]["warnings"])
     assert code == 0 and out["yaku"] == [{"name": "Kokushi Musou", "han": 13}] and out["total"] == 48000
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A camera held on its side (or a photo whose EXIF orientation was lost): the recognizer turns the picture
+    upright itself, and gives every box back in the photo as it is."""
+    upright = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    photo = tmp_path / "turned.png"
+    cv2.imwrite(str(photo), np.rot90(upright, turns))
+    assert main(["score-photo", str(photo), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
+    hand = out["read"]["hand"]
+    assert (hand["win"], out["read"]["dora_indicators"]) == ("0p", ["8m", "8m"])
+
+    h, w = upright.shape[:2]
+    assert out["read"]["image"] == ({"width": h, "height": w} if turns % 2 else {"width": w, "height": h})
+    seen = out["read"]["image"]
+    reds = [t["box"] for t in out["read"]["tiles"] if t["tile"] == "0p"]
+    assert main(["read", str(SAMPLE_PHOTOS / "01-added-kan.jpg"), "--json"]) == 0
+    want = [t["box"] for t in json.loads(capsys.readouterr().out)["tiles"] if t["tile"] == "0p"]
+    back = unturn_box(reds[0], turns, seen["width"], seen["height"])
+    assert len(reds) == len(want) == 1 and np.allclose(back, want[0], atol=0.02 * w)
+
+
+def test_unturning_a_box_undoes_numpy_quarter_turns() -> None:
+    picture = np.zeros((30, 50), np.uint8)
+    picture[5:12, 20:41] = 1  # box (20, 5, 41, 12)
+    for turns in range(4):
+        turned = np.rot90(picture, turns)
+        ys, xs = np.nonzero(turned)
+        box = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+        assert unturn_box(box, turns, turned.shape[1], turned.shape[0]) == (20, 5, 41, 12)
 
 
 @needs_art

@@ -22,11 +22,12 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.art import SHARED
 from vision.layout import build_view
 from vision.progress import progress
-from vision.recognizer import Recognizer
+from vision.recognizer import Recognizer, unturn_box
 from vision.synth import SceneTruth, make_scene
 from vision.view import SEAT_NAMES, SeenTile, TableView
 
@@ -172,14 +173,18 @@ def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
             "exact_rows": round(rows_ok / max(rows, 1), 4), "rows": rows, "correct_per_photo": per_photo}
 
 
-def _ours(rec: Recognizer):
+def _ours(rec: Recognizer, turns: int = 0):
+    """Photo -> what we read; with `turns`, of the photo turned that many quarter turns first (a picture on its side
+    or upside down with no EXIF orientation), boxes given back in the upright photo."""
     from vision.photo import load_photo
 
     def read(path):
-        img = load_photo(path)
-        tiles = rec.read_tiles(img)
-        view = build_view(tiles, img.shape[1], img.shape[0])
-        return [(t.tile, t.box, t.sideways) for t in view.tiles], (img.shape[1], img.shape[0])
+        upright = load_photo(path)
+        img = np.ascontiguousarray(np.rot90(upright, turns))
+        h, w = img.shape[:2]
+        view = build_view(rec.read_tiles(img), w, h)
+        return [(t.tile, unturn_box(t.box, turns, w, h), t.sideways) for t in view.tiles], \
+            (upright.shape[1], upright.shape[0])
 
     return read
 
@@ -264,6 +269,8 @@ def run(args) -> dict:
     if labels.exists():
         ours = _ours(rec)
         report["real"] = real(labels, ours, quiet)
+        report["real_turned"] = {f"{90 * k}": {key: v for key, v in real(labels, _ours(rec, k), quiet).items()
+                                               if key in ("precision", "recall", "exact_rows")} for k in (1, 2, 3)}
         with tempfile.TemporaryDirectory() as tmp:
             big = _twelve_mp(labels, tmp)
             report["ms_per_12mp_photo"] = round(_time(ours, big, args.repeat), 1)
@@ -296,6 +303,10 @@ def _print(r: dict) -> None:
               f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
               f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
               f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else ""))
+    if "real_turned" in r:
+        print("  real, the photos turned (no EXIF): " + "; ".join(
+            f"{deg} degrees P {v['precision']:.3f} R {v['recall']:.3f} rows {v['exact_rows']:.3f}"
+            for deg, v in r["real_turned"].items()))
     if "ms_per_12mp_photo" in r:
         print(f"  end to end, 12-megapixel JPEG: {r['ms_per_12mp_photo']:.0f} ms (median)")
     p = r.get("peer")

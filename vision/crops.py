@@ -10,8 +10,11 @@ MARGIN = 0.06  # fraction of the box added on each side
 
 
 def upright_crop(img: np.ndarray, box: tuple[float, float, float, float], horizontal: bool,
-                 size: int = CROP_SIZE) -> np.ndarray:
-    """The box with a small margin, turned 90 degrees clockwise when the tile lies horizontally, resized square."""
+                 size: int = CROP_SIZE, turns: int = 0) -> np.ndarray:
+    """The box with a small margin, turned 90 degrees clockwise when the tile lies horizontally, resized square.
+
+    `turns` quarter turns counter-clockwise (as `np.rot90`) come first: the crop as the detector saw it in a photo
+    it turned upright, with `horizontal` in that turned frame."""
     h, w = img.shape[:2]
     x1, y1, x2, y2 = box
     mx, my = (x2 - x1) * MARGIN, (y2 - y1) * MARGIN
@@ -19,7 +22,7 @@ def upright_crop(img: np.ndarray, box: tuple[float, float, float, float], horizo
     xb, yb = min(int(round(x2 + mx)), w), min(int(round(y2 + my)), h)
     if xb - xa < 2 or yb - ya < 2:
         return np.zeros((size, size, 3), np.uint8)
-    crop = img[ya:yb, xa:xb]
+    crop = np.rot90(img[ya:yb, xa:xb], turns)
     if horizontal:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
     interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR

@@ -3,6 +3,10 @@
 Stage 1, the detector, finds every tile on a downscaled copy of the photo and says whether it is face up and whether
 its long axis runs vertically or horizontally. Stage 2, the classifier, reads each tile from a crop of the
 full-resolution photo (so red fives and small pips stay readable), turned upright by the detector's axis.
+
+A photo whose picture lies on its side or upside down (a camera held turned, no EXIF orientation) is first turned
+by the quarter turn the detector is surest of (`Recognizer.detect`); every box and orientation is still
+given in the photo's own frame.
 """
 
 from __future__ import annotations
@@ -26,13 +30,15 @@ FACE_OVERRULES = 0.9  # classifier probability of a face that turns a face-down 
 SAME_TILE = 0.3  # two boxes whose centres are closer than this many short sides are one tile
 BACK_OVERRULED = 0.6  # below this, a classifier's `back` for a face-up detection gives way to its best face
 MIN_CONFIDENCE = 0.2  # tiles the two stages together are less sure of are noise (measured: models/MODEL_CARD.md)
+TURN_MARGIN = 0.03  # a quarter turn must beat the photo as it is by this much mean detector score (MODEL_CARD.md)
 
 
 @dataclass(frozen=True)
 class Detection:
-    box: tuple[float, float, float, float]
-    det: int  # detector class
+    box: tuple[float, float, float, float]  # in the photo's own frame
+    det: int  # detector class, in the frame of the photo turned `turns` quarter turns counter-clockwise
     score: float
+    turns: int = 0
 
 
 def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
@@ -44,6 +50,17 @@ def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int
     top, left = (size - nh) // 2, (size - nw) // 2
     out[top : top + nh, left : left + nw] = resized
     return out, r, (left, top)
+
+
+def unturn_box(box: tuple[float, float, float, float], turns: int, width: float, height: float
+               ) -> tuple[float, float, float, float]:
+    """A box in a picture of `width` x `height` that was turned `turns` quarter turns counter-clockwise (as
+    `np.rot90`), in the picture as it was."""
+    x1, y1, x2, y2 = box
+    for _ in range(turns % 4):  # a turn took (x, y) to (y, w - x), w the width before it, now the height
+        x1, y1, x2, y2 = height - y2, x1, height - y1, x2
+        width, height = height, width
+    return x1, y1, x2, y2
 
 
 def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
@@ -102,11 +119,35 @@ class Recognizer:
         self.conf, self.iou = conf, iou
         self._det_input = self.det.get_inputs()[0].name
 
-    def detect(self, img: np.ndarray) -> list[Detection]:
-        boxed, r, (left, top) = _letterbox(img, self.det_size)
-        x = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self.det.run(None, {self._det_input: x})[0][0]  # (4 + classes, anchors)
-        out = out.T
+    def _raw(self, boxed: np.ndarray, turns: int) -> np.ndarray:
+        """The detector's (anchors, 4 + classes) output for the letterboxed square turned `turns` quarter turns."""
+        turned = np.ascontiguousarray(np.rot90(boxed, turns))
+        x = cv2.cvtColor(turned, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        return self.det.run(None, {self._det_input: x})[0][0].T
+
+    def _mean_score(self, raw: np.ndarray) -> float:
+        conf = raw[:, 4:].max(1)
+        conf = conf[conf >= self.conf]
+        return float(conf.mean()) if len(conf) else 0.0
+
+    def detect(self, img: np.ndarray, turns: int | None = 0) -> list[Detection]:
+        """Tiles located in the photo turned `turns` quarter turns counter-clockwise (as `np.rot90`) first, boxes in
+        the photo's own frame. `turns=None` picks the turn that sets the picture upright.
+
+        The detector was trained on upright pictures only (the camera never rolled), where far tiles lie at the top.
+        A picture on its side or upside down (a camera held turned, no EXIF orientation) shows tiles on a table seen
+        low the way it never saw them, and it scores them low; from straight above every turn scores alike, and the
+        margin keeps the photo as it is. So the turn taken is the one whose detections score highest on average,
+        when that beats the photo as it is by TURN_MARGIN (measured: models/MODEL_CARD.md)."""
+        boxed, r, offset = _letterbox(img, self.det_size)
+        if turns is None:
+            raws = [self._raw(boxed, k) for k in range(4)]
+            scores = [self._mean_score(raw) for raw in raws]
+            best = int(np.argmax(scores))
+            turns = best if scores[best] > scores[0] + TURN_MARGIN else 0
+            out = raws[turns]
+        else:
+            out = self._raw(boxed, turns)
         scores = out[:, 4:]
         cls = scores.argmax(1)
         conf = scores[np.arange(len(cls)), cls]
@@ -119,13 +160,13 @@ class Recognizer:
         idx = cv2.dnn.NMSBoxes(boxes.tolist(), conf.tolist(), self.conf, self.iou)
         dets = []
         ih, iw = img.shape[:2]
+        left, top = offset
         for i in np.array(idx).reshape(-1):
-            x1 = (boxes[i, 0] - left) / r
-            y1 = (boxes[i, 1] - top) / r
-            x2 = x1 + boxes[i, 2] / r
-            y2 = y1 + boxes[i, 3] / r
+            bx, by, bw, bh = boxes[i]
+            x1, y1, x2, y2 = unturn_box((bx, by, bx + bw, by + bh), turns, self.det_size, self.det_size)
+            x1, y1, x2, y2 = (x1 - left) / r, (y1 - top) / r, (x2 - left) / r, (y2 - top) / r
             dets.append(Detection((float(max(x1, 0)), float(max(y1, 0)), float(min(x2, iw)), float(min(y2, ih))),
-                                  int(cls[i]), float(conf[i])))
+                                  int(cls[i]), float(conf[i]), turns))
         return dets
 
     def classify(self, img: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
@@ -137,7 +178,7 @@ class Recognizer:
         """
         if not dets:
             return []
-        crops = np.stack([upright_crop(img, d.box, is_horizontal(d.det), self.cls_size) for d in dets])
+        crops = np.stack([upright_crop(img, d.box, is_horizontal(d.det), self.cls_size, d.turns) for d in dets])
         x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         p = np.mean([_probabilities(session, x) for session in self.classifiers], axis=0)  # an ensemble votes
         back = self.cls_names.index(BACK)
@@ -154,13 +195,16 @@ class Recognizer:
         return out
 
     def read_tiles(self, img: np.ndarray) -> list[SeenTile]:
-        dets = self.detect(img)
+        dets = self.detect(img, None)
         labels = self.classify(img, dets)
         tiles = []
         for d, (label, p) in zip(dets, labels, strict=True):
             det = as_face_up(d.det) if label != BACK else d.det
             name, orientation = orientation_from_crop(det, label, self.symmetric)
+            if orientation is not None:  # read in the turned frame, where the photo's up points 270 * turns
+                orientation = (orientation + 90 * d.turns) % 360
             conf = d.score * (p if label != BACK or is_face_up(d.det) else 1.0)
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
-                tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det), orientation=orientation))
+                tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
+                                      orientation=orientation))
         return _one_per_tile(tiles)
