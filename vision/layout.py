@@ -62,7 +62,7 @@ SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees
 ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is within this share of a short side
 FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's words, which score-photo may resolve
 BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
-RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0, 32.0, -32.0)  # degrees off the table's angle, tried in turn
+RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0)  # degrees off the table's angle, tried in turn
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
