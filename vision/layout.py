@@ -187,8 +187,8 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
               and crossing(by_i[i], by_i[j])}
 
     def link(a: _T, b: _T) -> bool:
-        if a.horizontal != b.horizontal:
-            return crossing(a, b)
+        if a.horizontal != b.horizontal:  # a called or riichi tile in a row across starts no row down the picture
+            return crossing(a, b) and (_row_horizontal(a, b) or not {a.i, b.i} & called)
         stacked = a.horizontal and not _row_horizontal(a, b) and (a.i in called or b.i in called)
         return linked(a, b) and not stacked
 
