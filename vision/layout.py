@@ -180,15 +180,23 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
                     for j in partners)
         return size[odd.i] <= 2 and alone and flush < 0.25 * min(a.short, b.short) and linked(a, b)
 
-    # sideways tiles laid in a row of upright ones (called tiles); the tile stacked beyond one is an added kan's,
-    # not the start of a row running down the picture, which would bend the hand's row into an L
-    called = {x.i for i, j in pairs for x in (by_i[i], by_i[j])
-              if x.horizontal and by_i[i].horizontal != by_i[j].horizontal and _row_horizontal(by_i[i], by_i[j])
-              and crossing(by_i[i], by_i[j])}
+    # tiles laid across a row of the other axis (called or riichi tiles), by whether that row runs across the picture
+    odd_in: dict[bool, set[int]] = {True: set(), False: set()}
+    for i, j in pairs:
+        a, b = by_i[i], by_i[j]
+        if a.horizontal != b.horizontal and crossing(a, b):
+            row_h = _row_horizontal(a, b)
+            odd_in[row_h].add((a if a.horizontal == row_h else b).i)
+    called = odd_in[True]  # sideways tiles in a row of upright ones
 
     def link(a: _T, b: _T) -> bool:
-        if a.horizontal != b.horizontal:  # a called or riichi tile in a row across starts no row down the picture
-            return crossing(a, b) and (_row_horizontal(a, b) or not {a.i, b.i} & called)
+        if a.horizontal != b.horizontal:
+            # a tile laid across one row is no member of a row the other way (the next pond row's first tile)
+            row_h = _row_horizontal(a, b)
+            member = b if a.horizontal == row_h else a
+            return crossing(a, b) and member.i not in odd_in[not row_h]
+        # the tile stacked beyond a called one is an added kan's, not the start of a row running down the picture,
+        # which would bend the hand's row into an L
         stacked = a.horizontal and not _row_horizontal(a, b) and (a.i in called or b.i in called)
         return linked(a, b) and not stacked
 
