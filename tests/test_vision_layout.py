@@ -638,3 +638,16 @@ def test_a_riichi_tile_starting_a_pond_row_stays_in_it_over_a_short_second_row(s
     view = build_view(turn(hand + win + pond, quarters), int(SIZE), int(SIZE))
     assert [(p.seat, p.tiles, p.riichi) for p in view.ponds] == [
         (SEAT_NAMES[seat], ("5m", "0s", "0p", "5p", "5p", "4m", "7z", "5m"), 0)]
+
+
+def test_a_wall_of_backs_in_line_with_the_hand_is_no_meld() -> None:
+    """Fixed: seen low, a wall of backs further off can line up with the hand in the picture; its backs were taken
+    for called tiles (a closed kan of four backs, tiles belonging to no meld) and the pon beyond them was lost."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    wall, x = row("back back back back back", x + 45, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    view = build_view(hand + win + wall + pon, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert view.hand.win == "2z"
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": "left"}]

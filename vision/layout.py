@@ -492,6 +492,7 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
 def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[SeenHand, set[int], set[int]]:
     strays = {i for s in line for i in _off_row_ends(sorted(s, key=lambda t: t.cx))}
     strays |= _off_line([[t for t in s if t.i not in strays] for s in line])
+    strays |= {t.i for s in line if len(s) >= 3 and not any(t.face_up for t in s) for t in s}  # a wall in line
     others = others + [t for s in line for t in s if t.i in strays]
     line = [kept for s in line if (kept := [t for t in s if t.i not in strays])]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
