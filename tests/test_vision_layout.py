@@ -651,3 +651,17 @@ def test_a_wall_of_backs_in_line_with_the_hand_is_no_meld() -> None:
     assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
     assert view.hand.win == "2z"
     assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": "left"}]
+
+
+def test_a_chi_whose_last_tile_looks_sideways_is_still_a_chi() -> None:
+    """Fixed: seen low, a flat upright tile at the end of a called chi can look as wide as the called tile, and the
+    chi with two tiles seemingly lying across was dropped ("belongs to no meld"). A chi's called tile comes from
+    the left player and lies first, so such a chi is read as one."""
+    hand, x = row("2m 2m 2m 2m 3m 1s 1s", 100, 800)
+    win, x = row("1m", x + 25, 800)
+    chis = melds(("s:5m 6m 7m", "s:3m 4m s:5m"), x + 45, 800)
+    view = build_view(hand + win + chis, int(SIZE), int(SIZE))
+    assert [m.to_json() for m in view.hand.melds] == [
+        {"kind": "chi", "tiles": ["5m", "6m", "7m"], "source": "left"},
+        {"kind": "chi", "tiles": ["3m", "4m", "5m"], "source": "left"}]
+    assert view.hand.win == "1m" and not view.warnings

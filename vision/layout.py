@@ -374,11 +374,15 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             if len(win) < size:
                 continue
             side = [j for j, x in enumerate(win) if x.i in across]
-            if len(side) != 1 or any(not x.face_up for x in win):
+            if not 1 <= len(side) <= 2 or any(not x.face_up for x in win):
                 continue
             names = [x.name for x in win]
             kind = _meld_kind(names)
             if size == 4 and kind != "kan":
+                continue
+            # seen low, a flat upright tile can look as wide as a called one; a chi's called tile comes from the
+            # left player and lies first, so a chi whose first tile looks so is one still
+            if len(side) == 2 and (kind != "chi" or side[0] != 0):
                 continue
             pos = side[0]
             source = _source(pos, size) if size == 3 else ("left" if pos == 0 else "right" if pos == 3 else "across")
