@@ -3,13 +3,15 @@
 #   bash deploy/gpu-train.sh round2   # 12 000 round-2 scenes, then detector + classifier in the background
 #   bash deploy/gpu-train.sh round3   # 3 000 round-3 scenes (standing hands), fine-tune both from round 2
 #   bash deploy/gpu-train.sh round8   # 8 000 round-5 scenes (wall clear of the ponds), fine-tune both from .gpu/init
+#   bash deploy/gpu-train.sh round10  # the same on fresh scenes (seed 13), from .gpu/init = round 8's checkpoints
 #   bash deploy/gpu-train.sh wait     # until no training runs (at most WAIT_S seconds), printing progress
 #   bash deploy/gpu-train.sh collect  # optimizer-free best.pt + results.csv of every run to $OUT
 # Training is time-boxed (ultralytics `time`, hours: DET_HOURS, CLS_HOURS), so a run ends when the lease allows;
 # runs detach (setsid) so a box that stays up between short calls keeps training.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-case "${1:-}" in round2|round3|round8|wait|collect) ;; *) echo "usage: $0 round2|round3|round8|wait|collect" >&2; exit 2 ;; esac
+case "${1:-}" in round2|round3|round8|round10|wait|collect) ;;
+  *) echo "usage: $0 round2|round3|round8|round10|wait|collect" >&2; exit 2 ;; esac
 G=.gpu T=${JANTAKU_TRAIN_ROOT:-/tmp/jt}
 export JANTAKU_TRAIN_ROOT=$T JANTAKU_FONT_DIRS=$PWD/$G/fonts PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 python3 -c "import ultralytics" 2>/dev/null || \
@@ -43,6 +45,7 @@ case "${1:-}" in
   round3) generate data4 3000 160 4 3; train det6 cls6 data4 "$T/runs/det5/weights/best.pt" \
             "$T/runs/cls5/weights/best.pt" ;;
   round8) generate data11 8000 200 11 5; train det7 cls12 data11 $G/init/det.pt $G/init/cls.pt ;;
+  round10) generate data13 8000 200 13 5; train det8 cls14 data13 $G/init/det.pt $G/init/cls.pt ;;
   wait)
     end=$(( $(date +%s) + ${WAIT_S:-540} ))
     while pgrep -f vision.train > /dev/null && [ "$(date +%s)" -lt "$end" ]; do
