@@ -26,8 +26,8 @@ from vision.synth import make_scene
 PHOTOS = SHARED / "photos" / "labels.json"
 SCENE_SEEDS = (101, 102, 103, 104)
 # Close-ups this model reads exactly (hand, winning tile, melds, dora), picked from seeds 101-120 when it was
-# committed (11 of 20 read exactly then and with round 8, these five in every model since; MODEL_CARD.md has the
-# rates): a regression breaks them.
+# committed (11 of 20 read exactly then and with round 8, 12 with session 5's layout; these five in every model
+# since; MODEL_CARD.md has the rates): a regression breaks them.
 EXACT_SEEDS = (101, 106, 108, 113, 118)
 
 # measured with the committed models (round 8, tests/bench/vision_floors.py): located 1.000, read right 1.000 of the
