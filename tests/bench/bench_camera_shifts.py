@@ -1,12 +1,13 @@
 """The shared real photos as other cameras would take them: how much reading degrades per change.
 
-    .venv/bin/python tests/bench/bench_camera_shifts.py [--photos labels.json] [--json] [SHIFT ...]
+    .venv/bin/python tests/bench/bench_camera_shifts.py [--photos labels.json] [--turned] [--json] [SHIFT ...]
 
 Each shift changes every photo the same way a different phone or lamp would (white balance, exposure, focus, JPEG
 quality, sensor noise, colour, resolution); the photo is read as `jantaku read` reads it and scored as
 `jantaku bench vision` scores real photos (boxes taken back to the labelled photo's pixels). The recognizer never
 saw these photos changed: the figures say how far its reading carries to cameras it was not shown, nothing more (the
-seven photos hold 92 labelled tiles; one tile is about 1 %).
+seven photos hold 92 labelled tiles; one tile is about 1 %). `--turned` also reads each changed photo turned 90,
+180 and 270 degrees with no EXIF orientation (the recognizer's turn check under the same changes).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from vision.art import SHARED  # noqa: E402
 from vision.bench import real  # noqa: E402
 from vision.layout import build_view  # noqa: E402
 from vision.photo import load_photo  # noqa: E402
-from vision.recognizer import Recognizer  # noqa: E402
+from vision.recognizer import Recognizer, unturn_box  # noqa: E402
 
 
 def _scale(img: np.ndarray) -> float:
@@ -59,15 +60,16 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
 }
 
 
-def shifted_reader(rec: Recognizer, shift: Callable[[np.ndarray], np.ndarray]):
+def shifted_reader(rec: Recognizer, shift: Callable[[np.ndarray], np.ndarray], turns: int = 0):
     def read(path):
         photo = load_photo(path)
-        img = np.ascontiguousarray(shift(photo))
+        img = np.ascontiguousarray(np.rot90(shift(photo), turns))
         h, w = img.shape[:2]
-        sx, sy = photo.shape[1] / w, photo.shape[0] / h
         view = build_view(rec.read_tiles(img), w, h)
-        return [(t.tile, (t.box[0] * sx, t.box[1] * sy, t.box[2] * sx, t.box[3] * sy), t.sideways)
-                for t in view.tiles], (photo.shape[1], photo.shape[0])
+        upright = [unturn_box(t.box, turns, w, h) for t in view.tiles]
+        sx, sy = photo.shape[1] / (h if turns % 2 else w), photo.shape[0] / (w if turns % 2 else h)
+        return [(t.tile, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), t.sideways)
+                for t, b in zip(view.tiles, upright, strict=True)], (photo.shape[1], photo.shape[0])
 
     return read
 
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("shifts", nargs="*", help=f"shifts to run, of {', '.join(SHIFTS)} (default: all)")
     ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
+    ap.add_argument("--turned", action="store_true", help="also read each changed photo turned 90, 180, 270 degrees")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     unknown = [s for s in args.shifts if s not in SHIFTS]
@@ -91,10 +94,16 @@ def main(argv: list[str] | None = None) -> int:
         r = real(labels, shifted_reader(rec, SHIFTS[name][1]), quiet=True)
         report["shifts"][name] = {k: r[k] for k in ("precision", "recall", "red_five_recall", "sideways_recall",
                                                     "exact_rows")}
+        if args.turned:
+            report["shifts"][name]["turned_recall"] = {
+                f"{90 * k}": real(labels, shifted_reader(rec, SHIFTS[name][1], k), quiet=True)["recall"]
+                for k in (1, 2, 3)}
         if not args.json:
+            turned = report["shifts"][name].get("turned_recall")
             print(f"{name:7s} P {r['precision']:.3f}  R {r['recall']:.3f}  red fives {r['red_five_recall']:.2f}  "
-                  f"sideways {r['sideways_recall']:.2f}  exact rows {r['exact_rows']:.3f}  ({SHIFTS[name][0]})",
-                  flush=True)
+                  f"sideways {r['sideways_recall']:.2f}  exact rows {r['exact_rows']:.3f}"
+                  + (f"  turned R {' / '.join(f'{v:.3f}' for v in turned.values())}" if turned else "")
+                  + f"  ({SHIFTS[name][0]})", flush=True)
     if args.json:
         print(json.dumps(report, indent=1))
     return 0
