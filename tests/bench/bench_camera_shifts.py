@@ -57,6 +57,8 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
               .astype(np.uint8)),
     "small": ("a 0.35x photo (a low-resolution camera)",
               lambda i: cv2.resize(i, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)),
+    "tiny": ("a 0.15x photo (a thumbnail: 192 to 614 px wide here)",
+             lambda i: cv2.resize(i, None, fx=0.15, fy=0.15, interpolation=cv2.INTER_AREA)),
 }
 
 
