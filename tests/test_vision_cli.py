@@ -164,10 +164,10 @@ def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: p
         def __init__(self, *_: object) -> None:
             pass
 
-        def read_tiles(self, img: np.ndarray) -> list[SeenTile]:
+        def read(self, img: np.ndarray) -> tuple[list[SeenTile], int]:
             return [SeenTile(lb.name, lb.box, 1.0, horizontal=is_horizontal(lb.det),
                              orientation=None if lb.name in SYMMETRIC or lb.name == "back" else lb.orientation)
-                    for lb in scene.labels]
+                    for lb in scene.labels], 0
 
     monkeypatch.setattr(rec, "Recognizer", ExactDetections)
     code = main(["score-photo", str(photo), "--tsumo", "--json"])

@@ -146,13 +146,17 @@ def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp
     assert (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
     hand = out["read"]["hand"]
     assert (hand["win"], out["read"]["dora_indicators"]) == ("0p", ["8m", "8m"])
+    assert out["read"]["warnings"][0].startswith(f"the picture lay turned (no EXIF orientation): read it turned "
+                                                 f"{90 * turns} degrees clockwise")
 
     h, w = upright.shape[:2]
     assert out["read"]["image"] == ({"width": h, "height": w} if turns % 2 else {"width": w, "height": h})
     seen = out["read"]["image"]
     reds = [t["box"] for t in out["read"]["tiles"] if t["tile"] == "0p"]
     assert main(["read", str(SAMPLE_PHOTOS / "01-added-kan.jpg"), "--json"]) == 0
-    want = [t["box"] for t in json.loads(capsys.readouterr().out)["tiles"] if t["tile"] == "0p"]
+    as_taken = json.loads(capsys.readouterr().out)
+    assert not any("turned" in w for w in as_taken["warnings"])
+    want = [t["box"] for t in as_taken["tiles"] if t["tile"] == "0p"]
     back = unturn_box(reds[0], turns, seen["width"], seen["height"])
     assert len(reds) == len(want) == 1 and np.allclose(back, want[0], atol=0.02 * w)
 

@@ -68,8 +68,13 @@ def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]
     from vision.recognizer import Recognizer
 
     img = load_photo(path)
-    tiles = Recognizer(models).read_tiles(img)
-    return build_view(tiles, img.shape[1], img.shape[0]), img
+    tiles, turns = Recognizer(models).read(img)
+    view = build_view(tiles, img.shape[1], img.shape[0])
+    if turns:  # np.rot90 turns counter-clockwise
+        note = (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * turns} degrees "
+                "clockwise; boxes are in the photo as it is")
+        view = replace(view, warnings=(note, *view.warnings))
+    return view, img
 
 
 def view_faults(view: TableView) -> list[str]:

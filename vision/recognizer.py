@@ -195,6 +195,11 @@ class Recognizer:
         return out
 
     def read_tiles(self, img: np.ndarray) -> list[SeenTile]:
+        return self.read(img)[0]
+
+    def read(self, img: np.ndarray) -> tuple[list[SeenTile], int]:
+        """The tiles, and the quarter turns (as `np.rot90`) the picture was read at: 0 unless it lay on its side or
+        upside down."""
         dets = self.detect(img, None)
         labels = self.classify(img, dets)
         tiles = []
@@ -207,4 +212,4 @@ class Recognizer:
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
                 tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
                                       orientation=orientation))
-        return _one_per_tile(tiles)
+        return _one_per_tile(tiles), dets[0].turns if dets else 0
