@@ -665,3 +665,27 @@ def test_a_chi_whose_last_tile_looks_sideways_is_still_a_chi() -> None:
         {"kind": "chi", "tiles": ["5m", "6m", "7m"], "source": "left"},
         {"kind": "chi", "tiles": ["3m", "4m", "5m"], "source": "left"}]
     assert view.hand.win == "1m" and not view.warnings
+
+
+def test_an_added_kan_whose_top_tile_stands_in_the_row_seen_low() -> None:
+    """Fixed: seen low, the tile added on top of a pon's called tile shows just above it, in the row itself; it was
+    left over ("belongs to no meld") and the kan read as a pon."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    pon, _ = row("s:3z 3z 3z", x + 45, 800)
+    top = side("3z", x + 45, 800 - 10)
+    view = build_view(hand + win + pon + [top], int(SIZE), int(SIZE))
+    assert [m.to_json() for m in view.hand.melds] == [
+        {"kind": "added-kan", "tiles": ["3z", "3z", "3z", "3z"], "source": "left"}]
+    assert not view.warnings
+
+
+def test_a_pon_with_two_tiles_that_look_sideways_is_still_a_pon() -> None:
+    """Fixed: seen low, a flat upright tile of a pon can look as wide as its called tile; the pon was dropped. Which
+    of the two was called cannot be told, and does not change the score."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    pon, _ = row("5p s:5p s:5p", x + 45, 800)
+    view = build_view(hand + win + pon, int(SIZE), int(SIZE))
+    assert [(m.kind, m.tiles) for m in view.hand.melds] == [("pon", ("5p", "5p", "5p"))]
+    assert not view.warnings

@@ -380,10 +380,22 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             kind = _meld_kind(names)
             if size == 4 and kind != "kan":
                 continue
-            # seen low, a flat upright tile can look as wide as a called one; a chi's called tile comes from the
-            # left player and lies first, so a chi whose first tile looks so is one still
-            if len(side) == 2 and (kind != "chi" or side[0] != 0):
-                continue
+            if len(side) == 2:
+                a, b = win[side[0]], win[side[1]]
+                if size == 4 and abs(a.cx - b.cx) < 0.6 * min(a.short, b.short):
+                    # seen low, an added kan's top tile stands in the row, over the called tile
+                    top = min(a, b, key=lambda x: x.cy)
+                    base = [x for x in win if x is not top]
+                    pos = base.index(b if top is a else a)
+                    melds.append(SeenMeld("added-kan", (*(x.name for x in base), top.name), _source(pos, 3),
+                                          (*(x.i for x in base), top.i)))
+                    k += 4
+                    break
+                # seen low, a flat upright tile can look as wide as a called one: a chi's called tile comes from the
+                # left player and lies first; of a pon's, the widest is taken (which one does not change the score)
+                if not (kind == "chi" and side[0] == 0 or kind == "pon" and size == 3):
+                    continue
+                side = [max(side, key=lambda j: win[j].x2 - win[j].x1)] if kind == "pon" else side
             pos = side[0]
             source = _source(pos, size) if size == 3 else ("left" if pos == 0 else "right" if pos == 3 else "across")
             if kind == "pon":  # an added kan: a second sideways tile beyond the called one
