@@ -23,7 +23,7 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    longest plain run that is not a called meld), then the winning tile set apart (or lying sideways beside the
    hand, or lone against the hand's far side when the hand is a tile short), then the called melds, each
    recognised by its sideways tile (which seat it came from) or its two backs (closed kan); a sideways tile just
-   beyond a meld's sideways tile makes an added kan.
+   beyond a meld's sideways tile (seen low: in the row, over it) makes an added kan.
 5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing
    evenly, read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond
    in a close-up). Backs lying about elsewhere (a jumble pushed aside, a tile knocked over beside a pond) make no
