@@ -173,18 +173,21 @@ def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
             "exact_rows": round(rows_ok / max(rows, 1), 4), "rows": rows, "correct_per_photo": per_photo}
 
 
-def _ours(rec: Recognizer, turns: int = 0):
-    """Photo -> what we read; with `turns`, of the photo turned that many quarter turns first (a picture on its side
-    or upside down with no EXIF orientation), boxes given back in the upright photo."""
+def _ours(rec: Recognizer, turns: int = 0, change=None):
+    """Photo -> what we read, boxes in the photo as loaded. `change` first alters the photo (another camera's look:
+    tests/bench/bench_camera_shifts.py, which may resize it); `turns` then turns it that many quarter turns (a
+    picture on its side or upside down with no EXIF orientation)."""
     from vision.photo import load_photo
 
     def read(path):
-        upright = load_photo(path)
-        img = np.ascontiguousarray(np.rot90(upright, turns))
+        photo = load_photo(path)
+        img = np.ascontiguousarray(np.rot90(change(photo) if change else photo, turns))
         h, w = img.shape[:2]
         view = build_view(rec.read_tiles(img), w, h)
-        return [(t.tile, unturn_box(t.box, turns, w, h), t.sideways) for t in view.tiles], \
-            (upright.shape[1], upright.shape[0])
+        sx, sy = photo.shape[1] / (h if turns % 2 else w), photo.shape[0] / (w if turns % 2 else h)
+        boxes = [unturn_box(t.box, turns, w, h) for t in view.tiles]
+        return [(t.tile, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), t.sideways)
+                for t, b in zip(view.tiles, boxes, strict=True)], (photo.shape[1], photo.shape[0])
 
     return read
 

@@ -26,10 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision.art import SHARED  # noqa: E402
-from vision.bench import real  # noqa: E402
-from vision.layout import build_view  # noqa: E402
-from vision.photo import load_photo  # noqa: E402
-from vision.recognizer import Recognizer, unturn_box  # noqa: E402
+from vision.bench import _ours, real  # noqa: E402
+from vision.recognizer import Recognizer  # noqa: E402
 
 
 def _scale(img: np.ndarray) -> float:
@@ -62,20 +60,6 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
 }
 
 
-def shifted_reader(rec: Recognizer, shift: Callable[[np.ndarray], np.ndarray], turns: int = 0):
-    def read(path):
-        photo = load_photo(path)
-        img = np.ascontiguousarray(np.rot90(shift(photo), turns))
-        h, w = img.shape[:2]
-        view = build_view(rec.read_tiles(img), w, h)
-        upright = [unturn_box(t.box, turns, w, h) for t in view.tiles]
-        sx, sy = photo.shape[1] / (h if turns % 2 else w), photo.shape[0] / (w if turns % 2 else h)
-        return [(t.tile, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), t.sideways)
-                for t, b in zip(view.tiles, upright, strict=True)], (photo.shape[1], photo.shape[0])
-
-    return read
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("shifts", nargs="*", help=f"shifts to run, of {', '.join(SHIFTS)} (default: all)")
@@ -93,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     rec = Recognizer()
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "shifts": {}}
     for name in args.shifts or SHIFTS:
-        r = real(labels, shifted_reader(rec, SHIFTS[name][1]), quiet=True)
+        r = real(labels, _ours(rec, change=SHIFTS[name][1]), quiet=True)
         report["shifts"][name] = {k: r[k] for k in ("precision", "recall", "red_five_recall", "sideways_recall",
                                                     "exact_rows")}
         if args.turned:
             report["shifts"][name]["turned_recall"] = {
-                f"{90 * k}": real(labels, shifted_reader(rec, SHIFTS[name][1], k), quiet=True)["recall"]
+                f"{90 * k}": real(labels, _ours(rec, k, SHIFTS[name][1]), quiet=True)["recall"]
                 for k in (1, 2, 3)}
         if not args.json:
             turned = report["shifts"][name].get("turned_recall")
