@@ -689,3 +689,55 @@ def test_a_pon_with_two_tiles_that_look_sideways_is_still_a_pon() -> None:
     view = build_view(hand + win + pon, int(SIZE), int(SIZE))
     assert [(m.kind, m.tiles) for m in view.hand.melds] == [("pon", ("5p", "5p", "5p"))]
     assert not view.warnings
+
+
+def four_ponds(specs: dict[int, str]) -> list[SeenTile]:
+    """Ponds around the centre in rows of six, each turned to its owner (seat 0 below the centre)."""
+    tiles: list[SeenTile] = []
+    for seat, spec in specs.items():
+        names = spec.split()
+        own = []
+        for r in range(0, len(names), 6):
+            part, _ = row(" ".join(names[r : r + 6]), 407, 642 + (r // 6) * (H + 1))
+            own += part
+        tiles += turn(own, (4 - seat) % 4)
+    return tiles
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_a_table_seen_from_above_with_no_hand_names_the_seats_from_the_camera(quarters: int) -> None:
+    """Fixed: with no hand in the picture the longest row (the left pond's) was taken for the hand, the table was
+    turned to face it, and the furiten check's "near" pond was the left player's."""
+    specs = {0: "1m 2m 3m 4m", 1: "1p 2p 3p 4p 5p", 2: "1s 2s", 3: "9m 9p 9s 1z 2z 3z 4z 5z"}
+    view = build_view(turn(four_ponds(specs), quarters), int(SIZE), int(SIZE))
+    assert view.hand.concealed == () and view.hand.win is None
+    ponds = {p.seat: p.tiles for p in view.ponds}
+    for seat, spec in specs.items():
+        assert ponds[SEAT_NAMES[(seat - quarters) % 4]] == tuple(spec.split())
+
+
+def test_tiles_apart_from_a_pond_are_no_discards() -> None:
+    """Fixed: every face-up tile facing a seat was read into its pond, so a pon laid at the table's edge and a tile
+    misread on the automatic table's centre panel became discards (and a furiten check saw them)."""
+    pond = four_ponds({0: "1m 2m 3m 4m 5m 6m 7m", 2: "1s 2s 3s"})
+    pon, _ = row("s:7z 7z 7z", 800, 960)  # called tiles at the near player's right
+    panel = [up("9p", 470, 600)]  # on the centre's side of the first row, a row's step away from it
+    view = build_view(pond + pon + panel, int(SIZE), int(SIZE))
+    ponds = {p.seat: p.tiles for p in view.ponds}
+    assert ponds == {"near": ("1m", "2m", "3m", "4m", "5m", "6m", "7m"), "across": ("1s", "2s", "3s")}
+    assert [w for w in view.warnings if "apart" in w] == [
+        "4 face-up tiles facing the near seat lie apart from its pond (called tiles, a hand laid down?): not read as "
+        "discards"]
+
+
+def test_a_pond_is_the_block_of_rows_nearest_the_centre_on_its_owners_side() -> None:
+    """Fixed: tiles facing a seat but lying beyond the table's centre (a neighbour's called tiles seen end on), or
+    further out than its pond (its hand laid down), were read as more of that seat's discards."""
+    pond = four_ponds({0: "1m 2m 3m 4m 5m", 1: "1p 2p 3p 4p 5p", 2: "1s 2s 3s 4s", 3: "9m 9p 9s 1z 2z"})
+    column = [SeenTile(n, (100, 400 + k * 31, 140, 430 + k * 31), 0.9, horizontal=True, orientation=270)
+              for k, n in enumerate("6z 6z 6z 7z 7z 7z".split())]  # faces the right seat, far out on the left
+    laid, _ = row("4p 4p 4p 8s 8s 8s", 380, 990)  # faces the near seat, at its edge of the table
+    view = build_view(pond + column + laid, int(SIZE), int(SIZE))
+    ponds = {p.seat: p.tiles for p in view.ponds}
+    assert ponds == {"near": ("1m", "2m", "3m", "4m", "5m"), "right": ("1p", "2p", "3p", "4p", "5p"),
+                     "across": ("1s", "2s", "3s", "4s"), "left": ("9m", "9p", "9s", "1z", "2z")}

@@ -1,9 +1,10 @@
 """`jantaku bench vision`: per-tile precision/recall, red-five recall, sideways accuracy, exact rows, speed.
 
 (a) Held-out rendered scenes (a seed the training never used): detections are matched to labels by IoU >= 0.5.
-(b) The real photos of labels.json: a detection counts for a row when its box centre falls in the row's region;
-    tiles marked uncertain are left out; names are matched as multisets (order-free), a row is exact when the
-    detections in it, read left to right, equal the labelled row.
+(b) The real photos of labels.json: a detection counts for a row when its box centre falls in the row's region (the
+    smallest, where regions overlap); tiles marked uncertain are left out; names are matched as multisets
+    (order-free), a row is exact when the detections in it, read left to right, equal the labelled row (a pond's
+    rows, listed in the order played: when a pond read equals it).
 (c) Milliseconds per 12-megapixel photo end to end (decode, EXIF, both models, layout) on this machine, beside the
     PyPI package mahjong-detector when it can be imported (`--peer`; it is not a dependency: it is looked for on
     sys.path and in $JANTAKU_PEER_PATH).
@@ -137,18 +138,32 @@ def _real_rows(labels_path: Path):
         yield key, labels_path.parent / item["file"], item["rows"]
 
 
+def _is_pond(row: dict) -> bool:
+    return "discard" in row.get("name", "")
+
+
 def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
-    """Score `read_fn(path) -> (list of (name, box, sideways)), (w, h)` on labelled photos."""
+    """Score `read_fn(path) -> (list of (name, box, sideways)), (w, h)[, ponds]` on labelled photos, `ponds` the
+    discard rows read (tuples of names in the order played).
+
+    A detection counts for the smallest row region its box centre falls in (regions may overlap: a winning tile set
+    apart inside the hand's region). A pond's row (its name says discards; its tiles are listed in the order played,
+    over two or three rows) is exact when a pond read is exactly it; any other row when its detections, read left to
+    right, are."""
     items = list(_real_rows(labels_path))
     n_det = n_lab = correct = red = red_ok = side = side_ok = rows = rows_ok = 0
     per_photo = {}
     for key, path, photo_rows in progress(items, len(items), "real photos", enabled=not quiet):
-        tiles, (w, h) = read_fn(path)
+        tiles, (w, h), *more = read_fn(path)
+        ponds = {tuple(p) for p in more[0]} if more else set()
+        regions = [(x0 * w, y0 * h, x1 * w, y1 * h) for x0, y0, x1, y1 in (row["roi"] for row in photo_rows)]
+        home = [min((k for k, (x0, y0, x1, y1) in enumerate(regions)
+                     if x0 <= (t[1][0] + t[1][2]) / 2 <= x1 and y0 <= (t[1][1] + t[1][3]) / 2 <= y1),
+                    key=lambda k: (regions[k][2] - regions[k][0]) * (regions[k][3] - regions[k][1]), default=None)
+                for t in tiles]
         got_photo = 0
-        for row in photo_rows:
-            x0, y0, x1, y1 = row["roi"]
-            inside = [t for t in tiles if x0 * w <= (t[1][0] + t[1][2]) / 2 <= x1 * w
-                      and y0 * h <= (t[1][1] + t[1][3]) / 2 <= y1 * h and t[0] != "back"]
+        for k, row in enumerate(photo_rows):
+            inside = [t for t, at in zip(tiles, home, strict=True) if at == k and t[0] != "back"]
             unc = set(row.get("uncertain", []))
             want = [x for i, x in enumerate(row["tiles"]) if i not in unc]
             seen = [t[0] for t in inside]
@@ -164,7 +179,7 @@ def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
             side_ok += min(sum(1 for t in inside if t[2]), len(row.get("sideways", [])))
             rows += 1
             ordered = [t[0] for t in sorted(inside, key=lambda t: (t[1][0] + t[1][2]) / 2)]
-            rows_ok += not unc and ordered == row["tiles"]
+            rows_ok += not unc and (tuple(row["tiles"]) in ponds if _is_pond(row) else ordered == row["tiles"])
         per_photo[key] = got_photo
     return {"photos": len(items), "labels": n_lab, "detections": n_det,
             "precision": round(correct / max(n_det, 1), 4), "recall": round(correct / max(n_lab, 1), 4),
@@ -187,7 +202,8 @@ def _ours(rec: Recognizer, turns: int = 0, change=None):
         sx, sy = photo.shape[1] / (h if turns % 2 else w), photo.shape[0] / (w if turns % 2 else h)
         boxes = [unturn_box(t.box, turns, w, h) for t in view.tiles]
         return [(t.tile, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), t.sideways)
-                for t, b in zip(view.tiles, boxes, strict=True)], (photo.shape[1], photo.shape[0])
+                for t, b in zip(view.tiles, boxes, strict=True)], (photo.shape[1], photo.shape[0]), \
+            [p.tiles for p in view.ponds]
 
     return read
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 
@@ -63,6 +64,9 @@ ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is wi
 FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's words, which score-photo may resolve
 BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
 RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0)  # degrees off the table's angle, tried in turn
+POND_REACH = 2.0  # rows of one pond: tile centres this many short sides apart at most (rows touch; a step is ~1.4)
+POND_ROW = 6  # discards in a pond's row (the last row may run on): a plain row of more is a hand, cut by the frame
+POND_SHORT = 3  # tiles seen in a pond's row at most that cannot come before a longer row (rows hold six)
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -913,16 +917,21 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         votes = Counter(t.orientation for s in hand_line for t in s if t.face_up and not t.horizontal)
         if votes[180] < 2 * votes[0] + 2:
             facing = 0
+    hand_warnings: list[str] = []
     if facing is None:
         facing = 0 if axis == "h" else 270
-        warnings.append("cannot tell which way the hand faces; assuming it is read from the bottom of the photo")
-    quarter = facing // 90
-    turned = _turn(tiles, quarter, width, height)
+        hand_warnings.append("cannot tell which way the hand faces; assuming it is read from the bottom of the photo")
+    turned = _turn(tiles, facing // 90, width, height)
     by_i = {t.i: t for t in turned}
     hand_ids = {t.i for s in hand_line for t in s}
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
-    hand, used, hand_across = _hand(hand_line_t, others, warnings)
+    hand, used, hand_across = _hand(hand_line_t, others, hand_warnings)
+    if hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW:
+        warnings += hand_warnings
+    else:  # no hand in the picture (a table seen from above, a pond row the longest line): seats seen from the camera
+        hand, used, hand_across, hand_line_t = SeenHand(), set(), set(), []
+        turned = _turn(tiles, 0, width, height)
 
     rest = [t for t in turned if t.i not in used]
     rest_segs = _segments(rest)
@@ -933,8 +942,8 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         dora = sorted((t for t in wall if t.face_up), key=lambda t: (t.cx, -t.cy, -t.cx, t.cy)[seat])
         taken = {t.i for t in wall}
     else:
-        hand_cy = sum(t.cy for s in hand_line_t for t in s) / sum(len(s) for s in hand_line_t)
-        row = _laid_out_dora(rest_segs, hand_cy)
+        line_tiles = [t for s in hand_line_t for t in s]
+        row = _laid_out_dora(rest_segs, sum(t.cy for t in line_tiles) / len(line_tiles)) if line_tiles else []
         dora = _order(row) if row else []
         taken = {t.i for t in row}
         if strays and not row:
@@ -986,6 +995,47 @@ def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:
     return upright
 
 
+def _near(a: list[_T], b: list[_T]) -> bool:
+    """Rows of one pond: some tile of one lies within a row's step (POND_REACH) of a tile of the other."""
+    return any(math.dist((s.cx, s.cy), (t.cx, t.cy)) <= POND_REACH * max(s.short, t.short) for s in a for t in b)
+
+
+def _outward(seg: list[_T], seat: int) -> float:
+    """How far out from the table centre a row of `seat`'s pond lies (its owner's rows run from the centre out)."""
+    return sum((t.cy, t.cx, -t.cy, -t.cx)[seat] for t in seg) / len(seg)
+
+
+def _along(t: _T, seat: int) -> float:
+    """Where a tile of `seat`'s pond lies along its rows, left to right as its owner reads them."""
+    return (t.cx, -t.cy, -t.cx, t.cy)[seat]
+
+
+def _beside(t: _T, row: list[_T], seat: int) -> bool:
+    """`t` lies in line with `row` or beyond it from the centre, or across from it (within its ends)."""
+    ends = [_along(x, seat) for x in row]
+    return _outward([t], seat) > _outward(row, seat) - 0.5 * t.short or min(ends) <= _along(t, seat) <= max(ends)
+
+
+def _pond_lines(rows: list[list[_T]], seat: int) -> list[list[list[_T]]]:
+    """A pond's segments grouped into its rows (a row broken up by tiles not found is one), from the centre out."""
+    out: list[list[list[_T]]] = []
+    for s in sorted(rows, key=lambda s: _outward(s, seat)):
+        if out and _outward(s, seat) - _outward(out[-1][-1], seat) < 0.5 * s[0].short:
+            out[-1].append(s)
+        else:
+            out.append([s])
+    return out
+
+
+def _clusters(rows: list[list[_T]]) -> list[list[list[_T]]]:
+    """The rows grouped into blocks of rows lying against one another."""
+    out: list[list[list[_T]]] = []
+    for row in rows:
+        joined = [c for c in out if any(_near(row, r) for r in c)]
+        out = [c for c in out if not any(c is j for j in joined)] + [[r for c in joined for r in c] + [row]]
+    return out
+
+
 def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple[list[Pond], dict]:
     segs = [s for s in segs if sum(t.face_up for t in s) >= 1 and all(t.face_up for t in s)]
     if not segs:
@@ -993,25 +1043,46 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
     everything = [t for s in segs for t in s]
     cx = (min(t.x1 for t in everything) + max(t.x2 for t in everything)) / 2
     cy = (min(t.y1 for t in everything) + max(t.y2 for t in everything)) / 2
+    mx, my = (statistics.median(t.cx for t in everything), statistics.median(t.cy for t in everything))
+    short = statistics.median(t.short for t in everything)
+    rows_seat = {id(s): _pond_seat(s, cx, cy, set()) for s in segs if len(s) > 1}
+    seen = set(rows_seat.values())
     by_seat: dict[int, list[list[_T]]] = {}
-    seen = {_pond_seat(s, cx, cy, set()) for s in segs if len(s) > 1}
     for s in segs:
-        by_seat.setdefault(_pond_seat(s, cx, cy, seen), []).append(s)
+        # a lone tile standing as a pond's tiles do against its rows goes with it, unless it lies off a row's end on
+        # the centre's side (a neighbour's discard at the corner); across from a row on the centre's side it is none;
+        # a lone tile lying across them may be a neighbour's as well as a riichi discard: it goes by _pond_seat
+        row = next((r for r in segs if id(r) in rows_seat and s[0].horizontal == (_axis(r) == "v") and _near(s, r)
+                    and _beside(s[0], r, rows_seat[id(r)])), None) if len(s) == 1 else None
+        seat = rows_seat[id(row)] if row else rows_seat.get(id(s), _pond_seat(s, cx, cy, seen))
+        by_seat.setdefault(seat, []).append(s)
     ponds: list[Pond] = []
     flags: dict[int, tuple[bool, bool]] = {}
     for seat in sorted(by_seat):
-        rows = by_seat[seat]
-        # turn each row into the owner's frame: rows nearest the centre first, left to right
-        def key_row(s: list[_T], seat: int = seat) -> float:
-            c = sum((t.cy, t.cx, -t.cy, -t.cx)[seat] for t in s) / len(s)
-            return c
-
-        def key_tile(t: _T, seat: int = seat) -> float:
-            return (t.cx, -t.cy, -t.cx, t.cy)[seat]
+        # a pond lies nearer the centre than its owner's hand and melds: the innermost block of rows that is more
+        # than a few tiles (a tile misread on the centre's panel may lie further in), on the owner's side of the
+        # centre when ponds of two seats or more show where it is
+        middle = _outward([_T(-1, mx, my, mx, my, "", False, None)], seat) - POND_REACH * short if len(seen) >= 2 \
+            else -math.inf
+        blocks = sorted(_clusters(by_seat[seat]), key=lambda c: (
+            sum(map(len, c)) <= POND_SHORT, min(_outward(s, seat) for s in c) < middle,
+            min(_outward(s, seat) for s in c)))
+        rows, apart = blocks[0], [s for c in blocks[1:] for s in c]
+        # rows fill from the centre outwards, six to a row: a few tiles on the centre's side of a longer row are none
+        lines = _pond_lines(rows, seat)
+        full = [k for k, line in enumerate(lines) if sum(map(len, line)) > POND_SHORT]
+        if full:
+            inner = [s for line in lines[: full[0]] for s in line]
+            rows = [s for line in lines[full[0]:] for s in line]
+            apart += inner
+        if apart:
+            n = sum(map(len, apart))
+            warnings.append(f"{n} face-up tile{'s' if n > 1 else ''} facing the {SEAT_NAMES[seat]} seat lie apart from "
+                            "its pond (called tiles, a hand laid down?): not read as discards")
 
         tiles: list[_T] = []
-        for s in sorted(rows, key=key_row):
-            tiles += sorted(s, key=key_tile)
+        for s in sorted(rows, key=lambda s: _outward(s, seat)):
+            tiles += sorted(s, key=lambda t: _along(t, seat))
         across: set[int] = set()
         for s in rows:
             across |= _across(s, _axis(s)) if len(s) >= 3 else {t.i for t in s if t.horizontal == (seat in (0, 2))}

@@ -1,0 +1,38 @@
+"""How `jantaku bench vision` scores real photos (vision.bench.real), on a hand-made labels file: no model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vision.bench import real
+
+
+def _labels(tmp_path: Path) -> Path:
+    rows = [{"name": "win", "tiles": ["0p"], "roi": [0.2, 0.2, 0.3, 0.4], "sideways": [0]},
+            {"name": "hand", "tiles": ["1m", "2m", "3m"], "roi": [0.0, 0.3, 1.0, 0.6], "ordered": True},
+            {"name": "discards", "tiles": ["5z", "1s", "9m"], "roi": [0.0, 0.7, 1.0, 1.0]}]
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps({"images": {"a": {"file": "a.jpg", "rows": rows}}}))
+    return path
+
+
+def _tile(name: str, x: float, y: float, sideways: bool = False):
+    return name, (x - 4, y - 5, x + 4, y + 5), sideways
+
+
+SEEN = [_tile("0p", 25, 35, True), _tile("1m", 40, 50), _tile("2m", 50, 50), _tile("3m", 60, 50),
+        _tile("9m", 10, 90), _tile("5z", 20, 80), _tile("1s", 30, 80)]  # the pond's third row starts on the left
+
+
+def test_a_tile_in_two_regions_counts_once_for_the_smaller_and_ponds_go_by_the_order_read(tmp_path: Path) -> None:
+    """The winning tile's region lies inside the hand's: counted in both, it was an extra tile of the hand row. A
+    pond's rows read left to right are not the order played: the pond as read is compared."""
+    result = real(_labels(tmp_path), lambda path: (SEEN, (100, 100), [("5z", "1s", "9m")]), quiet=True)
+    assert (result["labels"], result["detections"], result["precision"], result["recall"]) == (7, 7, 1.0, 1.0)
+    assert result["sideways_recall"] == 1.0 and result["red_five_recall"] == 1.0
+    assert result["exact_rows"] == 1.0
+    misread = real(_labels(tmp_path), lambda path: (SEEN, (100, 100), [("5z", "9m", "1s")]), quiet=True)
+    assert misread["exact_rows"] == round(2 / 3, 4) and misread["recall"] == 1.0
+    no_ponds = real(_labels(tmp_path), lambda path: (SEEN, (100, 100)), quiet=True)  # a reader with no layout
+    assert no_ponds["exact_rows"] == round(2 / 3, 4)
