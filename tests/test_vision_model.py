@@ -133,6 +133,19 @@ def test_a_real_photo_whose_blank_haku_reads_as_a_back_scores_saying_so(capsys: 
     assert code == 0 and out["yaku"] == [{"name": "Kokushi Musou", "han": 13}] and out["total"] == 48000
 
 
+@pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
+def test_a_real_overview_of_a_table_reads_the_near_pond_in_the_order_played() -> None:
+    """lx06, an automatic table seen from above with no hand in sight (what a furiten check from the camera reads):
+    the near player's pond, three rows, the last tile upside down, with melds further out facing the same way and
+    tiles misread on the table's centre panel just inside its first row."""
+    from vision.cli import read_photo
+
+    rows = {r["name"]: r["tiles"] for r in json.loads(PHOTOS.read_text())["images"]["lx06"]["rows"]}
+    view, _ = read_photo(str(PHOTOS.parent / "lx06.jpg"))
+    assert {p.seat: list(p.tiles) for p in view.ponds}["near"] == rows["discards_near_player"]
+    assert not (view.hand.concealed or view.hand.win or view.hand.melds)
+
+
 @pytest.mark.parametrize("turns", [1, 2, 3])
 def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,9 +28,15 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    evenly, read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond
    in a close-up). Backs lying about elsewhere (a jumble pushed aside, a tile knocked over beside a pond) make no
    wall: face-up tiles touching them are discards.
-6. The rest are discard ponds: each segment is given to a seat by the way its tiles face (a lone tile, maybe a
-   sideways riichi discard, by where it lies around the table centre), rows are read from the centre outwards,
-   and a sideways tile marks the riichi discard.
+6. The rest are discard ponds: each segment is given to a seat by the way its tiles face (a lone tile standing as
+   a pond's tiles do against its rows goes with it; one lying across, maybe a sideways riichi discard, by where it
+   lies around the table centre). A seat's pond is its block of touching rows nearest the centre, on its side of the
+   centre: tiles facing it further out (its melds, a hand laid down) or beyond the centre are no discards, nor are
+   a few tiles on the centre's side of a longer row (rows fill from the centre out; a misread centre panel). Rows
+   are read from the centre outwards, and a sideways tile marks the riichi discard.
+
+A photo whose longest row is no hand (no straight row of ten, no winning tile or meld, no more tiles than a pond's
+row: a table seen from above) has no hand: the seats are then named as seen from the camera (near = the bottom).
 """
 
 from __future__ import annotations
