@@ -1017,9 +1017,10 @@ def _along(t: _T, seat: int) -> float:
 
 
 def _beside(t: _T, row: list[_T], seat: int) -> bool:
-    """`t` lies in line with `row` or beyond it from the centre, or across from it (within its ends)."""
+    """`t` lies a row beyond `row` from the centre (starting the next row), or across from it (within its ends). In
+    line with it but apart (or it would be in it), it may as well be a neighbour's discard lying across."""
     ends = [_along(x, seat) for x in row]
-    return _outward([t], seat) > _outward(row, seat) - 0.5 * t.short or min(ends) <= _along(t, seat) <= max(ends)
+    return _outward([t], seat) > _outward(row, seat) + 0.5 * t.short or min(ends) <= _along(t, seat) <= max(ends)
 
 
 def _pond_lines(rows: list[list[_T]], seat: int) -> list[list[list[_T]]]:
@@ -1055,9 +1056,9 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
     seen = set(rows_seat.values())
     by_seat: dict[int, list[list[_T]]] = {}
     for s in segs:
-        # a lone tile standing as a pond's tiles do against its rows goes with it, unless it lies off a row's end on
-        # the centre's side (a neighbour's discard at the corner); across from a row on the centre's side it is none;
-        # a lone tile lying across them may be a neighbour's as well as a riichi discard: it goes by _pond_seat
+        # a lone tile standing as a pond's tiles do against its rows goes with it (across from a row on the centre's
+        # side it is then no discard); one lying across them may be a neighbour's as well as a riichi discard, and so
+        # may one off a row's end: they go by _pond_seat
         row = next((r for r in segs if id(r) in rows_seat and s[0].horizontal == (_axis(r) == "v") and _near(s, r)
                     and _beside(s[0], r, rows_seat[id(r)])), None) if len(s) == 1 else None
         seat = rows_seat[id(row)] if row else rows_seat.get(id(s), _pond_seat(s, cx, cy, seen))
