@@ -945,7 +945,7 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     wall, strays = _dead_wall(rest_segs)
     if wall:
         seat = _wall_seat(wall, rest)
-        dora = sorted((t for t in wall if t.face_up), key=lambda t: (t.cx, -t.cy, -t.cx, t.cy)[seat])
+        dora = sorted((t for t in wall if t.face_up), key=lambda t: _along(t, seat))
         taken = {t.i for t in wall}
     else:
         line_tiles = [t for s in hand_line_t for t in s]
@@ -1012,7 +1012,8 @@ def _outward(seg: list[_T], seat: int) -> float:
 
 
 def _along(t: _T, seat: int) -> float:
-    """Where a tile of `seat`'s pond lies along its rows, left to right as its owner reads them."""
+    """Where a tile lies along a row on `seat`'s side of the table (a pond's, a dead wall's), left to right as that
+    seat reads it."""
     return (t.cx, -t.cy, -t.cx, t.cy)[seat]
 
 
@@ -1069,8 +1070,7 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         # a pond lies nearer the centre than its owner's hand and melds: the innermost block of rows that is more
         # than a few tiles (a tile misread on the centre's panel may lie further in), on the owner's side of the
         # centre when ponds of two seats or more show where it is
-        middle = _outward([_T(-1, mx, my, mx, my, "", False, None)], seat) - POND_REACH * short if len(seen) >= 2 \
-            else -math.inf
+        middle = (my, mx, -my, -mx)[seat] - POND_REACH * short if len(seen) >= 2 else -math.inf
         blocks = sorted(_clusters(by_seat[seat]), key=lambda c: (
             sum(map(len, c)) <= POND_SHORT, min(_outward(s, seat) for s in c) < middle,
             min(_outward(s, seat) for s in c)))
@@ -1084,8 +1084,9 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
             apart += inner
         if apart:
             n = sum(map(len, apart))
-            warnings.append(f"{n} face-up tile{'s' if n > 1 else ''} facing the {SEAT_NAMES[seat]} seat lie apart from "
-                            "its pond (called tiles, a hand laid down?): not read as discards")
+            warnings.append(f"{n} face-up tile{'s' if n > 1 else ''} facing the {SEAT_NAMES[seat]} seat "
+                            f"{'lie' if n > 1 else 'lies'} apart from its pond (called tiles, a hand laid down?): not "
+                            "read as discards")
 
         tiles: list[_T] = []
         for s in sorted(rows, key=lambda s: _outward(s, seat)):
