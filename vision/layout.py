@@ -1092,14 +1092,14 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         for s in sorted(rows, key=lambda s: _outward(s, seat)):
             tiles += sorted(s, key=lambda t: _along(t, seat))
         across: set[int] = set()
-        for s in rows:
+        for s in rows + apart:  # tiles apart from the pond are still flagged as they lie in their own rows
             across |= _across(s, _axis(s)) if len(s) >= 3 else {t.i for t in s if t.horizontal == (seat in (0, 2))}
         riichi = [k for k, t in enumerate(tiles) if t.i in across]
         if len(riichi) > 1:
             warnings.append(f"{len(riichi)} sideways tiles in the {SEAT_NAMES[seat]} pond; only one is a riichi")
         own = {0: 0, 1: 270, 2: 180, 3: 90}[seat]
-        for k, t in enumerate(tiles):
-            flip = t.orientation is not None and k not in riichi and t.orientation == (own + 180) % 360
-            flags[t.i] = (k in riichi, flip)
+        for t in [*tiles, *(t for s in apart for t in s)]:
+            side = t.i in across
+            flags[t.i] = (side, not side and t.orientation is not None and t.orientation == (own + 180) % 360)
         ponds.append(Pond(SEAT_NAMES[seat], tuple(t.name for t in tiles), riichi[0] if riichi else None))
     return ponds, flags
