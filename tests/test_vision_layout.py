@@ -741,3 +741,17 @@ def test_a_pond_is_the_block_of_rows_nearest_the_centre_on_its_owners_side() -> 
     ponds = {p.seat: p.tiles for p in view.ponds}
     assert ponds == {"near": ("1m", "2m", "3m", "4m", "5m"), "right": ("1p", "2p", "3p", "4p", "5p"),
                      "across": ("1s", "2s", "3s", "4s"), "left": ("9m", "9p", "9s", "1z", "2z")}
+
+
+def test_a_blank_white_dragon_read_as_a_back_in_a_pond_is_a_discard_not_a_dead_wall() -> None:
+    """Fixed: a haku (blank face) read as a back split its pond row, and the back with the three faces beside it
+    looked like a dead wall: 4m 5m 6m were read as dora indicators and lost from the pond."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
+    first, _ = row("1m 2m back 4m 5m 6m", 407, 642)
+    second, _ = row("7m 8m", 407, 642 + H + 1)
+    view = build_view(hand + win + first + second, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ()
+    assert [(p.seat, p.tiles) for p in view.ponds] == [("near", ("1m", "2m", "5z", "4m", "5m", "6m", "7m", "8m"))]
+    assert view.warnings == ("1 tile read as face down between discards: taken for a white dragon (a blank face); "
+                             "check the ponds",)

@@ -939,7 +939,10 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         hand, used, hand_across, hand_line_t = SeenHand(), set(), set(), []
         turned = _turn(tiles, 0, width, height)
 
-    rest = [t for t in turned if t.i not in used]
+    rest, blanks = _blank_faces([t for t in turned if t.i not in used])
+    if blanks:
+        warnings.append(f"{blanks} tile{'s' if blanks > 1 else ''} read as face down between discards: taken for a "
+                        "white dragon (a blank face); check the ponds")
     rest_segs = _segments(rest)
     dora: list[_T] = []
     wall, strays = _dead_wall(rest_segs)
@@ -999,6 +1002,20 @@ def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:
         if len(sideways) == 1:
             return sideways[0]
     return upright
+
+
+def _blank_faces(tiles: list[_T]) -> tuple[list[_T], int]:
+    """The tiles with each back that stands alone between face-up tiles in a row holding no other back named a white
+    dragon, and how many. Discards lie face up, so such a back is a blank face misread; a dead wall shows more backs
+    and its indicators side by side, a closed kan two backs. Left a back, it split the row and made a dead wall of
+    the faces beside it, whose tiles were then read as dora."""
+    blank: set[int] = set()
+    for seg in _segments(tiles):
+        ordered = _order(seg)
+        down = [k for k, t in enumerate(ordered) if not t.face_up]
+        if len(down) == 1 and 0 < down[0] < len(seg) - 1:
+            blank.add(ordered[down[0]].i)
+    return [dataclasses.replace(t, name="5z") if t.i in blank else t for t in tiles], len(blank)
 
 
 def _near(a: list[_T], b: list[_T]) -> bool:
