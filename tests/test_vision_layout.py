@@ -125,21 +125,25 @@ def test_winning_tile_laid_sideways_beside_the_hand() -> None:
     assert view.hand.melds == ()
 
 
-def table_with_ponds() -> list[SeenTile]:
-    """The winner's hand at the bottom and four ponds around the centre, each turned to its owner."""
-    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
-    win, _ = row("5z", x + 25, 990)
-    tiles = hand + win
-    ponds = {0: "1m 2m 3m 4m 5m 6m 7m s:8m", 1: "1p 2p 3p s:4p 5p 6p 7p", 2: "1s 2s", 3: "9m 9p 9s 1z 2z 3z 4z"}
-    for seat, spec in ponds.items():
+def four_ponds(specs: dict[int, str]) -> list[SeenTile]:
+    """Ponds around the centre in rows of six, each turned to its owner (seat 0 below the centre)."""
+    tiles: list[SeenTile] = []
+    for seat, spec in specs.items():
         names = spec.split()
         own = []
         for r in range(0, len(names), 6):
             part, _ = row(" ".join(names[r : r + 6]), 407, 642 + (r // 6) * (H + 1))
             own += part
-        # seat 0's pond lies below the centre; turning it anticlockwise by `seat` quarters puts it at the seat
         tiles += turn(own, (4 - seat) % 4)
     return tiles
+
+
+def table_with_ponds() -> list[SeenTile]:
+    """The winner's hand at the bottom and four ponds around the centre, each turned to its owner."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
+    return hand + win + four_ponds({0: "1m 2m 3m 4m 5m 6m 7m s:8m", 1: "1p 2p 3p s:4p 5p 6p 7p", 2: "1s 2s",
+                                    3: "9m 9p 9s 1z 2z 3z 4z"})
 
 
 @pytest.mark.parametrize("quarters", [0, 1, 2, 3])
@@ -689,19 +693,6 @@ def test_a_pon_with_two_tiles_that_look_sideways_is_still_a_pon() -> None:
     view = build_view(hand + win + pon, int(SIZE), int(SIZE))
     assert [(m.kind, m.tiles) for m in view.hand.melds] == [("pon", ("5p", "5p", "5p"))]
     assert not view.warnings
-
-
-def four_ponds(specs: dict[int, str]) -> list[SeenTile]:
-    """Ponds around the centre in rows of six, each turned to its owner (seat 0 below the centre)."""
-    tiles: list[SeenTile] = []
-    for seat, spec in specs.items():
-        names = spec.split()
-        own = []
-        for r in range(0, len(names), 6):
-            part, _ = row(" ".join(names[r : r + 6]), 407, 642 + (r // 6) * (H + 1))
-            own += part
-        tiles += turn(own, (4 - seat) % 4)
-    return tiles
 
 
 @pytest.mark.parametrize("quarters", [0, 1, 2, 3])
