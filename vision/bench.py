@@ -142,6 +142,13 @@ def _is_pond(row: dict) -> bool:
     return "discard" in row.get("name", "")
 
 
+def _region_of(box, regions) -> int | None:
+    """The smallest of `regions` (x0, y0, x1, y1) holding the box's centre, if any."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    inside = [k for k, (x0, y0, x1, y1) in enumerate(regions) if x0 <= x <= x1 and y0 <= y <= y1]
+    return min(inside, key=lambda k: (regions[k][2] - regions[k][0]) * (regions[k][3] - regions[k][1]), default=None)
+
+
 def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
     """Score `read_fn(path) -> (list of (name, box, sideways)), (w, h)[, ponds]` on labelled photos, `ponds` the
     discard rows read (tuples of names in the order played).
@@ -157,10 +164,7 @@ def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
         tiles, (w, h), *more = read_fn(path)
         ponds = {tuple(p) for p in more[0]} if more else set()
         regions = [(x0 * w, y0 * h, x1 * w, y1 * h) for x0, y0, x1, y1 in (row["roi"] for row in photo_rows)]
-        home = [min((k for k, (x0, y0, x1, y1) in enumerate(regions)
-                     if x0 <= (t[1][0] + t[1][2]) / 2 <= x1 and y0 <= (t[1][1] + t[1][3]) / 2 <= y1),
-                    key=lambda k: (regions[k][2] - regions[k][0]) * (regions[k][3] - regions[k][1]), default=None)
-                for t in tiles]
+        home = [_region_of(t[1], regions) for t in tiles]
         got_photo = 0
         for k, row in enumerate(photo_rows):
             inside = [t for t, at in zip(tiles, home, strict=True) if at == k and t[0] != "back"]
