@@ -108,12 +108,16 @@ def test_hand_tiles_read_face_down_are_named_as_such() -> None:
         hand_from_view(view)
 
 
-def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+NO_DORA = "no dora indicator read from the photo: scored without dora; give them with --dora if there are any"
+
+
+def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                    *flags: str):
     """`jantaku score-photo --json` on a photo the layout read as `view`."""
     import vision.cli
 
     monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (view, None))
-    code = main(["score-photo", "table.jpg", "--json"])
+    code = main(["score-photo", "table.jpg", "--json", *flags])
     out = capsys.readouterr()
     return code, (json.loads(out.out) if code < 2 else None), out.err
 
@@ -132,7 +136,7 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
         assert code == 0 and {"name": "Yakuhai (haku)", "han": 1} in out["yaku"]
         assert out["read"]["hand"]["concealed"][0] == "5z"
         assert [w.split(" (")[0] for w in out["read"]["warnings"]] == [
-            "took the tile read face down in the hand for a white dragon"]
+            NO_DORA, "took the tile read face down in the hand for a white dragon"]
     else:
         assert code == 2 and "1 tile of the hand read as face down (a blank white dragon?)" in err
         assert "Hand   back 1m 1m 1m" in err
@@ -180,3 +184,19 @@ def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: p
     assert code == (0 if want.valid else 1)
     assert out["valid"] == want.valid and out["total"] == want.to_json()["total"]
     assert out["read"]["hand"]["win"] == t.win
+
+
+def test_score_photo_takes_dora_indicators_given_in_place_of_those_read(monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A haku indicator read as a back leaves the dead wall without one: the player names it, and is told when none
+    was read at all."""
+    concealed = ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "4z", "4z")
+    view = TableView(640, 480, _tiles([*concealed, "4z"]), SeenHand(concealed, "4z", ()), dora_indicators=())
+    code, out, _ = _score_photo_of(view, monkeypatch, capsys, "--tsumo")
+    assert code == 0 and out["read"]["warnings"] == [NO_DORA] and out["han"] == 1
+    code, out, _ = _score_photo_of(view, monkeypatch, capsys, "--tsumo", "--dora", "1m", "--dora", "3z")
+    assert code == 0 and out["read"]["dora_indicators"] == ["1m", "3z"]
+    assert out["read"]["warnings"] == ["dora indicators as given: 1m3z (read from the photo: none)"]
+    assert out["han"] == 1 + 1 + 3  # tsumo, dora 2m, dora 4z x3
+    code, _, err = _score_photo_of(view, monkeypatch, capsys, "--dora", "1x")
+    assert code == 2 and "--dora 1x: unknown suit" in err

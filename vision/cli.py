@@ -39,6 +39,9 @@ def register(commands, bench) -> None:
     s.add_argument("--round", default="E", help="round wind E S W N (default E)")
     s.add_argument("--honba", type=int, default=0)
     s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
+    s.add_argument("--dora", action="append", default=[], metavar="TILES",
+                   help="dora indicator(s), in place of those read (out of the picture, or misread: a blank white "
+                   "dragon looks like a back)")
     s.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
     s.add_argument("--rules", default=None, help="rule preset (default tenhou)")
     s.add_argument("--json", action="store_true")
@@ -100,6 +103,27 @@ def with_table_checks(view: TableView) -> TableView:
     checks = view_faults(view) if view.tiles else []
     notes = tuple(f"{c} (hand, dora and ponds together): one is misread, check the hand" for c in checks)
     return replace(view, warnings=view.warnings + notes) if notes else view
+
+
+def with_dora_given(view: TableView, given: list[str]) -> TableView:
+    """The dora indicators given on the command line in place of those read, saying so; with none given and none
+    read, a note: every hand has at least one, so a score without is only right when that is so."""
+    from table.tiles import parse_tiles, to_mpsz
+
+    read = " ".join(view.dora_indicators) or "none"
+    if given:
+        tiles = []
+        for text in given:
+            try:
+                tiles += parse_tiles(text)
+            except InputError as exc:
+                raise InputError(f"--dora {text}: {exc}") from None
+        note = f"dora indicators as given: {to_mpsz(tiles, sort=False)} (read from the photo: {read})"
+        return replace(view, dora_indicators=tuple(map(str, tiles)), warnings=(*view.warnings, note))
+    if not view.dora_indicators:
+        note = "no dora indicator read from the photo: scored without dora; give them with --dora if there are any"
+        return replace(view, warnings=(*view.warnings, note))
+    return view
 
 
 def describe(view: TableView) -> str:
@@ -203,7 +227,7 @@ def run_score_photo(args: argparse.Namespace) -> int:
 
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
-    view = with_table_checks(view)
+    view = with_dora_given(with_table_checks(view), args.dora)
     rules = resolve_rules(args.rules)
     try:
         hand, situation, result = _score(view, args, rules)
