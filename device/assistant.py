@@ -371,21 +371,25 @@ class Assistant:
     def _read(self, scan_id: str, cap: Capture):
         return self.reader.read(cap.jpeg, self.data / "scans" / f"{scan_id}.jpg")
 
+    def _select_replay(self, photo: str | None) -> None:
+        """With the replay camera, the next photo taken is `photo` (a live camera takes what it sees)."""
+        if photo is not None and not isinstance(photo, str):
+            raise InputError("photo must be the name of a replay photo")
+        if photo and isinstance(self.camera, ReplayCamera):
+            self.camera.select(photo)
+
     def scan_hand(self, winner: int | None = None, discarder: int | None = None, tsumo: bool | None = None,
                   photo: str | None = None) -> Proposal:
         """Capture, read, and propose the hand; the proposal is scored but nothing is recorded until confirmed."""
         if tsumo is not None and not isinstance(tsumo, bool):
             raise InputError("tsumo must be true or false")
-        if photo is not None and not isinstance(photo, str):
-            raise InputError("photo must be the name of a replay photo")
         if winner is not None:
             winner = _seat(winner, "winner")
         if discarder is not None:
             discarder = _seat(discarder, "discarder")
             if discarder == winner:
                 raise InputError("the winner cannot ron their own discard")
-        if photo and isinstance(self.camera, ReplayCamera):
-            self.camera.select(photo)
+        self._select_replay(photo)
         if not self._scan_lock.acquire(blocking=False):
             raise InputError("a scan is already running")
         try:
@@ -506,7 +510,8 @@ class Assistant:
     # ---- furiten -----------------------------------------------------------------------------------------
 
     def check_furiten(self, seat: int, hand: str | None = None, melds: list[str] | None = None,
-                      discards: str | None = None, read_pond: bool = False) -> dict[str, Any]:
+                      discards: str | None = None, read_pond: bool = False,
+                      photo: str | None = None) -> dict[str, Any]:
         """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera."""
         seat = _seat(seat)
         if not isinstance(read_pond, bool):
@@ -515,6 +520,7 @@ class Assistant:
             raise InputError('melds must be a list like ["pon:777z"]')
         melds = None if melds is None else _melds(melds)
         if read_pond or hand is None or hand == "":
+            self._select_replay(photo)
             with self.busy("reading the table"):
                 scan_id, cap = self.capture()
                 reading = self._read(scan_id, cap)

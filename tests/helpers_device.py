@@ -29,6 +29,11 @@ SAMPLE_READINGS = {
         tiles=[{"tile": "6p", "box": [1040.0, 630.0, 1110.0, 710.0], "sideways": False}],
         concealed="44m57p777s666777z", win="6p", melds=[], dora_indicators="1m",
     ),
+    "04-table-from-above.jpg": Reading(
+        image={"width": 1638, "height": 1229},
+        tiles=[{"tile": "3z", "box": [820.0, 630.0, 860.0, 690.0], "sideways": False}],
+        ponds={"near": "3z4m13p45z1s4z7m2p1z5s9m"},
+    ),
 }
 
 

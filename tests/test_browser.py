@@ -211,6 +211,16 @@ def test_furiten_check_page(server, browser):
     page.fill("#f-discards", "1m2m")
     page.click("#f-check")
     expect(page.locator("#f-result")).to_contain_text("Not furiten")
+    # the pond read by the camera: the replay photo of a table seen from above, its near pond (the real recognizer)
+    recognizer = page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.device.recognizer)")
+    if not recognizer.startswith("none"):
+        page.select_option("#f-photo", "04-table-from-above.jpg")
+        page.fill("#f-hand", "123456789m123p4z")
+        page.fill("#f-discards", "")
+        page.check("#f-read")
+        page.click("#f-check")
+        expect(page.locator("#f-result")).to_contain_text("FURITEN")
+        expect(page.locator("#f-discards")).to_have_value("3z4m13p45z1s4z7m2p1z5s9m")
 
 
 def test_text_tiles_when_the_device_has_no_tile_pictures(server, browser):

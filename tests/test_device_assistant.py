@@ -184,6 +184,14 @@ def test_furiten_check_reads_the_pond_from_the_camera(assistant):
     assert result["furiten"] is True
 
 
+def test_furiten_check_reads_the_near_pond_of_a_table_seen_from_above(assistant):
+    """The replay photo of an automatic table from above (no hand in sight): the near pond is the camera's side."""
+    assistant.camera.select("04-table-from-above.jpg")
+    result = assistant.check_furiten(0, hand="123456789m123p4z", read_pond=True)
+    assert result["discards"] == "3z4m13p45z1s4z7m2p1z5s9m"
+    assert result["furiten"] is True and result["waits"] == ["4z"]
+
+
 def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
     with pytest.raises(InputError, match="13 tiles"):
         assistant.check_furiten(0, hand="123m", discards="")

@@ -68,8 +68,9 @@ def test_example_config_in_deploy_is_valid():
 
 def test_replay_camera_returns_photos_in_name_order_and_wraps():
     cam = ReplayCamera(SAMPLE_PHOTOS)
-    names = [cam.capture().name for _ in range(4)]
-    assert names == ["01-added-kan.jpg", "02-seven-pairs.jpg", "03-synthetic-mangan.jpg", "01-added-kan.jpg"]
+    names = [cam.capture().name for _ in range(5)]
+    assert names == ["01-added-kan.jpg", "02-seven-pairs.jpg", "03-synthetic-mangan.jpg", "04-table-from-above.jpg",
+                     "01-added-kan.jpg"]
     cam.select("02-seven-pairs.jpg")
     shot = cam.capture()
     assert shot.name == "02-seven-pairs.jpg"

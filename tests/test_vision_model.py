@@ -146,6 +146,16 @@ def test_a_real_overview_of_a_table_reads_the_near_pond_in_the_order_played() ->
     assert not (view.hand.concealed or view.hand.win or view.hand.melds)
 
 
+def test_the_device_reads_the_near_pond_of_its_sample_table_from_above(recognizer: Recognizer) -> None:
+    """The bundled replay photo of a table seen from above (lx06 at 0.4x), through the device's own reader: the
+    pond the furiten check takes is the camera's side, in the order played."""
+    from device.recognition import VisionReader
+
+    reading = VisionReader(recognizer).read((SAMPLE_PHOTOS / "04-table-from-above.jpg").read_bytes())
+    assert reading.ponds["near"] == "3z4m13p45z1s4z7m2p1z5s9m"  # 3z 4m 1p 3p 4z 5z / 1s 4z 7m 2p 1z 5s / 9m
+    assert reading.concealed == "" and reading.win == ""
+
+
 @pytest.mark.parametrize("turns", [1, 2, 3])
 def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:

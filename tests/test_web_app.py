@@ -59,7 +59,7 @@ def test_state_json(client):
     assert data["game"]["round"] == "East 1"
     assert [s["name"] for s in data["game"]["seats"]] == ["Aki", "Ben", "Cid", "Dee"]
     assert data["device"]["panel"].startswith("mock pins")
-    assert data["device"]["camera"].startswith("replay of 3 photo")
+    assert data["device"]["camera"].startswith("replay of 4 photo")
 
 
 def test_stream_sends_state_then_changes(env):

@@ -176,7 +176,7 @@ def discard():
 def furiten():
     data = body()
     result = assistant().check_furiten(need(data, "seat"), data.get("hand"), data.get("melds"), data.get("discards"),
-                                       data.get("read_pond", False))
+                                       data.get("read_pond", False), data.get("photo"))
     return done(furiten=result)
 
 

@@ -2,13 +2,20 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  J.api("GET", "/api/keeper/state").then((s) => J.fillSeatSelects(s)).catch((e) => J.say(e.message, false));
+  J.api("GET", "/api/keeper/state").then((s) => {
+    J.fillSeatSelects(s);
+    // the replay camera (no camera on this machine): pick the photo the camera reads
+    $("f-replay-label").hidden = !(s.replay_photos && s.replay_photos.length);
+    for (const p of s.replay_photos || []) $("f-photo").append(J.el("option", { value: p }, p));
+    if (s.next_photo) $("f-photo").value = s.next_photo;
+  }).catch((e) => J.say(e.message, false));
   $("f-check").addEventListener("click", async () => {
     const body = {
       seat: Number($("f-seat").value), hand: $("f-hand").value,
       melds: $("f-melds").value.split(/\s+/).filter(Boolean), discards: $("f-discards").value,
       read_pond: $("f-read").checked,
     };
+    if (!$("f-replay-label").hidden) body.photo = $("f-photo").value;
     const out = $("f-result");
     out.replaceChildren();
     try {
