@@ -35,10 +35,10 @@ def test_reading_from_the_documented_read_json():
 class RowRecognizer:
     """Stands in for the ONNX models only: returns fixed detections; the real layout code groups them."""
 
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
+    def __init__(self, names: list[str], turns: int = 0) -> None:
+        self.names, self.turns = names, turns
 
-    def read_tiles(self, img):
+    def read(self, img):
         from vision.view import SeenTile
 
         tiles, x = [], 100.0
@@ -47,7 +47,7 @@ class RowRecognizer:
                 x += 40  # the winning tile lies apart
             tiles.append(SeenTile(name, (x, 500.0, x + 60, 580.0), 0.99, orientation=0))
             x += 62
-        return tiles
+        return tiles, self.turns
 
 
 def test_vision_reader_groups_detections_with_the_real_layout():
@@ -59,7 +59,10 @@ def test_vision_reader_groups_detections_with_the_real_layout():
     assert r.image == {"width": 1280, "height": 961}
     assert r.win == "2z"
     assert r.concealed == "123m456p789s1122z"
-    assert len(r.tiles) == 14
+    assert len(r.tiles) == 14 and r.warnings == []
+    turned = VisionReader(RowRecognizer(names, turns=1)).read(photo.read_bytes(), photo)  # a camera mounted turned
+    assert turned.concealed == r.concealed and turned.warnings[0].startswith(
+        "the picture lay turned (no EXIF orientation): read it turned 270 degrees clockwise")
 
 
 def test_vision_reader_unreadable_photo_is_a_warning_not_a_crash():
@@ -77,7 +80,7 @@ def test_manual_reader_and_switched_off_recognizer():
 
 
 class BrokenRecognizer:
-    def read_tiles(self, img):
+    def read(self, img):
         raise RuntimeError("model file truncated")
 
 

@@ -68,15 +68,13 @@ def register(commands, bench) -> None:
 def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]:
     from vision.layout import build_view
     from vision.photo import load_photo
-    from vision.recognizer import Recognizer
+    from vision.recognizer import Recognizer, turned_note
 
     img = load_photo(path)
     tiles, turns = Recognizer(models).read(img)
     view = build_view(tiles, img.shape[1], img.shape[0])
-    if turns:  # np.rot90 turns counter-clockwise
-        note = (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * turns} degrees "
-                "clockwise; boxes are in the photo as it is")
-        view = replace(view, warnings=(note, *view.warnings))
+    if turns:
+        view = replace(view, warnings=(turned_note(turns), *view.warnings))
     return view, img
 
 

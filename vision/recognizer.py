@@ -63,6 +63,12 @@ def unturn_box(box: tuple[float, float, float, float], turns: int, width: float,
     return x1, y1, x2, y2
 
 
+def turned_note(turns: int) -> str:
+    """What `Recognizer.read` found, `turns` quarter turns counter-clockwise (as np.rot90), told to the player."""
+    return (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * turns} degrees clockwise; "
+            "boxes are in the photo as it is")
+
+
 def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
     """Faces less a second reading of the same tile: a tilted tile is sometimes found twice, two boxes whose overlap
     stays under the NMS threshold but whose centres nearly coincide; the reading the two stages are surer of stays.
