@@ -717,8 +717,7 @@ def test_tiles_apart_from_a_pond_are_no_discards() -> None:
     ponds = {p.seat: p.tiles for p in view.ponds}
     assert ponds == {"near": ("1m", "2m", "3m", "4m", "5m", "6m", "7m"), "across": ("1s", "2s", "3s")}
     assert [w for w in view.warnings if "apart" in w] == [
-        "4 face-up tiles facing the near seat lie apart from its pond (called tiles, a hand laid down?): not read as "
-        "discards"]
+        "face-up tiles apart from the ponds, not read as discards (called tiles, a hand laid down?): 4 facing near"]
 
 
 def test_a_pond_is_the_block_of_rows_nearest_the_centre_on_its_owners_side() -> None:

@@ -1083,6 +1083,7 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         by_seat.setdefault(seat, []).append(s)
     ponds: list[Pond] = []
     flags: dict[int, tuple[bool, bool]] = {}
+    left_out: list[str] = []
     for seat in sorted(by_seat):
         # a pond lies nearer the centre than its owner's hand and melds: the innermost block of rows that is more
         # than a few tiles (a tile misread on the centre's panel may lie further in), on the owner's side of the
@@ -1100,10 +1101,7 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
             rows = [s for line in lines[full[0]:] for s in line]
             apart += inner
         if apart:
-            n = sum(map(len, apart))
-            warnings.append(f"{n} face-up tile{'s' if n > 1 else ''} facing the {SEAT_NAMES[seat]} seat "
-                            f"{'lie' if n > 1 else 'lies'} apart from its pond (called tiles, a hand laid down?): not "
-                            "read as discards")
+            left_out.append(f"{sum(map(len, apart))} facing {SEAT_NAMES[seat]}")
 
         tiles: list[_T] = []
         for s in sorted(rows, key=lambda s: _outward(s, seat)):
@@ -1119,4 +1117,7 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
             side = t.i in across
             flags[t.i] = (side, not side and t.orientation is not None and t.orientation == (own + 180) % 360)
         ponds.append(Pond(SEAT_NAMES[seat], tuple(t.name for t in tiles), riichi[0] if riichi else None))
+    if left_out:
+        warnings.append(f"face-up tiles apart from the ponds, not read as discards (called tiles, a hand laid down?): "
+                        f"{', '.join(left_out)}")
     return ponds, flags
