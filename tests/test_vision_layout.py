@@ -745,3 +745,17 @@ def test_a_blank_white_dragon_read_as_a_back_in_a_pond_is_a_discard_not_a_dead_w
     assert [(p.seat, p.tiles) for p in view.ponds] == [("near", ("1m", "2m", "5z", "4m", "5m", "6m", "7m", "8m"))]
     assert view.warnings == ("1 tile read as face down between discards: taken for a white dragon (a blank face); "
                              "check the ponds",)
+
+
+def test_a_dead_wall_seen_slanting_gives_its_indicator() -> None:
+    """Fixed: seen low across a corner, perspective leaves the far dead wall slanting by 25 degrees after the table
+    is turned back; its tiles were taken for a stretch of wall only in line with the picture's axes, so the wall
+    broke into single tiles and its indicator was lost."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
+    step = (W + 1) * math.tan(math.radians(25))
+    names = "back back 3z back back back back".split()
+    wall = [up(name, 400 + k * (W + 1), 400 + k * step) for k, name in enumerate(names)]
+    view = build_view(hand + win + wall, int(SIZE), int(SIZE))
+    assert view.hand.win == "5z" and view.dora_indicators == ("3z",)
+    assert view.ponds == ()

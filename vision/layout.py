@@ -671,23 +671,24 @@ def _wall_pieces(seg: list[_T]) -> list[list[_T]]:
     o = _order(seg)
     if len(o) < 2:
         return [o]
-    h = _axis(seg) == "h"
-    steps = [(b.cx - a.cx) if h else (b.cy - a.cy) for a, b in zip(o, o[1:], strict=False)]
+    # along the row's own direction: seen low across a corner, a far wall runs slanted even after turning back
+    dx, dy = _direction(o)
+    moves = [(b.cx - a.cx, b.cy - a.cy) for a, b in zip(o, o[1:], strict=False)]
+    steps = [mx * dx + my * dy for mx, my in moves]
     pitch = sorted(steps)[len(steps) // 2]
 
     pieces = [[o[0]]]
-    for a, b, step in zip(o, o[1:], steps, strict=False):
-        if pitch / WALL_STEP <= step <= pitch * WALL_STEP and _wall_alike(a, b, h):
+    for a, b, step, (mx, my) in zip(o, o[1:], steps, moves, strict=False):
+        if pitch / WALL_STEP <= step <= pitch * WALL_STEP and _wall_alike(a, b, abs(mx * dy - my * dx)):
             pieces[-1].append(b)
         else:
             pieces.append([b])
     return pieces
 
 
-def _wall_alike(a: _T, b: _T, h: bool) -> bool:
-    """Two tiles that may stand in one stretch of wall running across the image (`h`) or down it: the same axis,
-    in line, and of one size."""
-    off = abs(b.cy - a.cy) if h else abs(b.cx - a.cx)
+def _wall_alike(a: _T, b: _T, off: float) -> bool:
+    """Two tiles that may stand in one stretch of wall, `off` apart across its line: the same axis, in line, and
+    of one size."""
     sides = zip((a.x2 - a.x1, a.y2 - a.y1), (b.x2 - b.x1, b.y2 - b.y1), strict=True)
     return (a.horizontal == b.horizontal and off <= WALL_LINE * min(a.short, b.short)
             and all(max(p, q) <= WALL_SIZE * max(min(p, q), 1e-6) for p, q in sides))
@@ -784,7 +785,8 @@ def _wall_goes_on(wall: list[_T], backs: list[_T]) -> bool:
     for end, sign in ((a, -1.0), (b, 1.0)):
         for t in backs:
             along = sign * ((t.cx - end.cx) if h else (t.cy - end.cy))
-            if 2 * pitch / WALL_STEP <= along <= 2 * pitch * WALL_STEP and _wall_alike(end, t, h):
+            off = abs(t.cy - end.cy) if h else abs(t.cx - end.cx)
+            if 2 * pitch / WALL_STEP <= along <= 2 * pitch * WALL_STEP and _wall_alike(end, t, off):
                 return True
     return False
 
