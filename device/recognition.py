@@ -7,7 +7,6 @@ so the scorekeeper can still type the hand and the table keeps working.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import logging
 import threading
@@ -157,13 +156,9 @@ class VisionReader:
         height, width = img.shape[:2]
         with self._lock:
             try:
-                tiles, turns = self.recognizer.read(img)
-                from vision.layout import build_view
-                from vision.recognizer import turned_note
+                from vision.recognizer import read_view
 
-                view = build_view(tiles, width, height)
-                if turns:  # a camera mounted turned: say so, once per photo
-                    view = dataclasses.replace(view, warnings=(turned_note(turns), *view.warnings))
+                view = read_view(self.recognizer, img)
             except InputError as exc:
                 return Reading(image={"width": width, "height": height}, warnings=[f"tiles not read: {exc}"])
             except Exception as exc:  # a broken model or a renamed vision API must not take the table down

@@ -28,7 +28,7 @@ import numpy as np
 from vision.art import SHARED
 from vision.layout import build_view
 from vision.progress import progress
-from vision.recognizer import Recognizer, unturn_box
+from vision.recognizer import Recognizer, read_view, unturn_box
 from vision.synth import SceneTruth, make_scene
 from vision.view import SEAT_NAMES, SeenTile, TableView
 
@@ -202,7 +202,7 @@ def _ours(rec: Recognizer, turns: int = 0, change=None):
         photo = load_photo(path)
         img = np.ascontiguousarray(np.rot90(change(photo) if change else photo, turns))
         h, w = img.shape[:2]
-        view = build_view(rec.read_tiles(img), w, h)
+        view = read_view(rec, img)
         sx, sy = photo.shape[1] / (h if turns % 2 else w), photo.shape[0] / (w if turns % 2 else h)
         boxes = [unturn_box(t.box, turns, w, h) for t in view.tiles]
         return [(t.tile, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), t.sideways)

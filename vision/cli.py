@@ -66,16 +66,11 @@ def register(commands, bench) -> None:
 
 
 def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]:
-    from vision.layout import build_view
     from vision.photo import load_photo
-    from vision.recognizer import Recognizer, turned_note
+    from vision.recognizer import Recognizer, read_view
 
     img = load_photo(path)
-    tiles, turns = Recognizer(models).read(img)
-    view = build_view(tiles, img.shape[1], img.shape[0])
-    if turns:
-        view = replace(view, warnings=(turned_note(turns), *view.warnings))
-    return view, img
+    return read_view(Recognizer(models), img), img
 
 
 def view_faults(view: TableView) -> list[str]:

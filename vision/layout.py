@@ -941,11 +941,14 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         hand, used, hand_across, hand_line_t = SeenHand(), set(), set(), []
         turned = _turn(tiles, 0, width, height)
 
-    rest, blanks = _blank_faces([t for t in turned if t.i not in used])
-    if blanks:
-        warnings.append(f"{blanks} tile{'s' if blanks > 1 else ''} read as face down between discards: taken for a "
-                        "white dragon (a blank face); check the ponds")
+    rest = [t for t in turned if t.i not in used]
     rest_segs = _segments(rest)
+    blanks = _blank_faces(rest_segs)
+    if blanks:  # named white dragons, the rows are found again (a face links where a back may not)
+        rest = [dataclasses.replace(t, name="5z") if t.i in blanks else t for t in rest]
+        rest_segs = _segments(rest)
+        warnings.append(f"{len(blanks)} tile{'s' if len(blanks) > 1 else ''} read as face down between discards: "
+                        "taken for a white dragon (a blank face); check the ponds")
     dora: list[_T] = []
     wall, strays = _dead_wall(rest_segs)
     if wall:
@@ -1006,18 +1009,18 @@ def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:
     return upright
 
 
-def _blank_faces(tiles: list[_T]) -> tuple[list[_T], int]:
-    """The tiles with each back that stands alone between face-up tiles in a row holding no other back named a white
-    dragon, and how many. Discards lie face up, so such a back is a blank face misread; a dead wall shows more backs
-    and its indicators side by side, a closed kan two backs. Left a back, it split the row and made a dead wall of
-    the faces beside it, whose tiles were then read as dora."""
+def _blank_faces(segs: list[list[_T]]) -> set[int]:
+    """Each back that stands alone between face-up tiles in a row holding no other back: a white dragon. Discards
+    lie face up, so such a back is a blank face misread; a dead wall shows more backs and its indicators side by
+    side, a closed kan two backs. Left a back, it split the row and made a dead wall of the faces beside it, whose
+    tiles were then read as dora."""
     blank: set[int] = set()
-    for seg in _segments(tiles):
+    for seg in segs:
         ordered = _order(seg)
         down = [k for k, t in enumerate(ordered) if not t.face_up]
         if len(down) == 1 and 0 < down[0] < len(seg) - 1:
             blank.add(ordered[down[0]].i)
-    return [dataclasses.replace(t, name="5z") if t.i in blank else t for t in tiles], len(blank)
+    return blank
 
 
 def _near(a: list[_T], b: list[_T]) -> bool:
@@ -1081,7 +1084,7 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         # may one off a row's end: they go by _pond_seat
         row = next((r for r in segs if id(r) in rows_seat and s[0].horizontal == (_axis(r) == "v") and _near(s, r)
                     and _beside(s[0], r, rows_seat[id(r)])), None) if len(s) == 1 else None
-        seat = rows_seat[id(row)] if row else rows_seat.get(id(s), _pond_seat(s, cx, cy, seen))
+        seat = rows_seat[id(row)] if row else rows_seat[id(s)] if id(s) in rows_seat else _pond_seat(s, cx, cy, seen)
         by_seat.setdefault(seat, []).append(s)
     ponds: list[Pond] = []
     flags: dict[int, tuple[bool, bool]] = {}

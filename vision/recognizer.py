@@ -11,6 +11,7 @@ given in the photo's own frame.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -23,7 +24,8 @@ import numpy as np
 from table.errors import InputError
 from vision.classes import BACK, as_face_up, is_face_up, is_horizontal, orientation_from_crop
 from vision.crops import upright_crop
-from vision.view import SeenTile
+from vision.layout import build_view
+from vision.view import SeenTile, TableView
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 FACE_OVERRULES = 0.9  # classifier probability of a face that turns a face-down detection face up
@@ -63,10 +65,16 @@ def unturn_box(box: tuple[float, float, float, float], turns: int, width: float,
     return x1, y1, x2, y2
 
 
-def turned_note(turns: int) -> str:
-    """What `Recognizer.read` found, `turns` quarter turns counter-clockwise (as np.rot90), told to the player."""
-    return (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * turns} degrees clockwise; "
+def read_view(recognizer, img: np.ndarray) -> TableView:
+    """The photo read (`recognizer.read`) and laid out; a picture read turned says so first (`jantaku read` and
+    the device both tell the player)."""
+    tiles, turns = recognizer.read(img)
+    view = build_view(tiles, img.shape[1], img.shape[0])
+    if not turns:
+        return view
+    note = (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * turns} degrees clockwise; "
             "boxes are in the photo as it is")
+    return dataclasses.replace(view, warnings=(note, *view.warnings))
 
 
 def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
