@@ -685,14 +685,63 @@ def test_an_added_kan_whose_top_tile_stands_in_the_row_seen_low() -> None:
 
 
 def test_a_pon_with_two_tiles_that_look_sideways_is_still_a_pon() -> None:
-    """Fixed: seen low, a flat upright tile of a pon can look as wide as its called tile; the pon was dropped. Which
-    of the two was called cannot be told, and does not change the score."""
+    """Fixed: seen low, a flat upright tile of a pon can look as wide as its called tile; the pon was dropped. The
+    called one is the one with the longer steps to its neighbours (it takes more of the row)."""
     hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
     win, x = row("2z", x + 25, 800)
     pon, _ = row("5p s:5p s:5p", x + 45, 800)
+    pon[1] = dataclasses.replace(pon[1], box=(pon[0].box[2] + 1, 800 - W, pon[0].box[2] + 1 + W + 4, 800))
     view = build_view(hand + win + pon, int(SIZE), int(SIZE))
-    assert [(m.kind, m.tiles) for m in view.hand.melds] == [("pon", ("5p", "5p", "5p"))]
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["5p", "5p", "5p"], "source": "right"}]
     assert not view.warnings
+
+
+@pytest.mark.parametrize(("steps", "source"), [((31, 36), "right"), ((36, 31), "left"), ((36, 36), "across")])
+def test_a_pon_whose_called_tile_looks_no_wider_is_read_from_its_steps(steps: tuple[int, int], source: str) -> None:
+    """Fixed: seen low, a flat upright tile looks as wide as a called one, so no tile of the meld stood out and it
+    was dropped ("belongs to no meld"). The called tile takes 35 mm of the row where the others take 26, so the
+    steps on either side of it are longer; a chi's called tile comes from the left."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    x += 45
+    pon = [up("7z", x, 800), up("7z", x + steps[0], 800), up("7z", x + sum(steps), 800)]
+    chi = [up(name, x + sum(steps) + 60 + 31 * k, 800) for k, name in enumerate(("3s", "4s", "5s"))]
+    view = build_view(hand + win + pon + chi, int(SIZE), int(SIZE))
+    assert [m.to_json() for m in view.hand.melds] == [
+        {"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": source},
+        {"kind": "chi", "tiles": ["3s", "4s", "5s"], "source": "left"}]
+    assert view.hand.win == "2z" and not view.warnings
+
+
+@pytest.mark.parametrize("degrees", [15, -30])
+def test_a_hand_seen_low_across_a_corner_whose_every_tile_reads_as_lying(degrees: float) -> None:
+    """Fixed: seen low, a flat row turned by the table's angle and by perspective can pass the detector's quarter
+    turn as a whole, so every tile of the hand came lying along the row and the hand broke into single tiles. No
+    table shows five tiles lying along their row one after another, so they are upright."""
+    tiles = rotate(scoring_photo(), degrees)
+    for k in range(10):
+        tiles[k] = dataclasses.replace(tiles[k], horizontal=True, orientation=90 if degrees > 0 else 270)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert view.hand.win == "2z"
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": "left"}]
+    assert not any(t.sideways or t.upside_down for t in view.tiles[:10])
+
+
+@pytest.mark.parametrize("second_row", [True, False])
+def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(second_row: bool) -> None:
+    """Fixed: seen low, a tile's box takes in its side, so the indicators' boxes overlap the pond row's and no gap
+    showed between them: they were read as the pond's first row. The step between the rows tells (a pond's rows
+    touch), or that a row of fewer than six lies beyond a full one (rows fill from the centre out)."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 900)
+    win, _ = row("5z", x + 25, 900)
+    pond, _ = row("1s 2s 3s 4s 5s 6s", 300, 800)
+    pond += row("7s 8s s:9s", 300, 830)[0] if second_row else []  # rows 30 px apart, boxes 40 px high
+    dora, _ = row("3m 4m", 330, 762)  # 38 px beyond the pond's first row: its boxes overlap it
+    view = build_view(hand + win + pond + dora, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m", "4m")
+    assert [p.tiles for p in view.ponds] == [("1s", "2s", "3s", "4s", "5s", "6s") + (("7s", "8s", "9s") if second_row
+                                                                                     else ())]
 
 
 @pytest.mark.parametrize("quarters", [0, 1, 2, 3])

@@ -73,6 +73,8 @@ RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0)  # degrees off the table's 
 POND_REACH = 2.0  # rows of one pond: tile centres this many short sides apart at most (rows touch; a step is ~1.4)
 POND_ROW = 6  # discards in a pond's row (the last row may run on): a plain row of more is a hand, cut by the frame
 POND_SHORT = 3  # tiles seen in a pond's row at most that cannot come before a longer row (rows hold six)
+SET_OFF = 1.1  # laid-out indicators lie beyond the pond at a step over this many times its rows' (rows touch)
+FLIPPED_RUN = 5  # face-up tiles lying along their row one after another, from which they stand upright, seen low
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -384,12 +386,16 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             if len(win) < size:
                 continue
             side = [j for j, x in enumerate(win) if x.i in across]
-            if not 1 <= len(side) <= 2 or any(not x.face_up for x in win):
+            if len(side) > 2 or any(not x.face_up for x in win):
                 continue
             names = [x.name for x in win]
             kind = _meld_kind(names)
             if size == 4 and kind != "kan":
                 continue
+            if not side:  # seen low, the called tile may look no wider than the others: its steps tell
+                if kind == "unknown":
+                    continue
+                side = [0 if kind == "chi" else _called_by_steps(win, range(size))]
             if len(side) == 2:
                 a, b = win[side[0]], win[side[1]]
                 if size == 4 and abs(a.cx - b.cx) < 0.6 * min(a.short, b.short):
@@ -405,7 +411,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                 # left player and lies first; of a pon's, the widest is taken (which one does not change the score)
                 if not (kind == "chi" and side[0] == 0 or kind == "pon" and size == 3):
                     continue
-                side = [max(side, key=lambda j: win[j].x2 - win[j].x1)] if kind == "pon" else side
+                side = [_called_by_steps(win, side)] if kind == "pon" else side
             pos = side[0]
             source = _source(pos, size) if size == 3 else ("left" if pos == 0 else "right" if pos == 3 else "across")
             if kind == "pon":  # an added kan: a second sideways tile beyond the called one
@@ -425,6 +431,23 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             warnings.append(f"tile {t.name} beside the melds belongs to no meld")
             k += 1
     return melds, used
+
+
+def _called_by_steps(win: list[_T], candidates) -> int:
+    """Which of `candidates` (positions in a called meld, left to right) is the called tile, from the steps between
+    the tiles' centres: a tile lying across takes 35 mm of the row where an upright one takes 26, so the steps on
+    either side of it are longer. Steps stay true where boxes do not: seen low, a flat upright tile looks as wide as
+    a called one, or wider."""
+    steps = [b.cx - a.cx for a, b in itertools.pairwise(win)]
+    if len(steps) == 2 and 1 in candidates and max(steps) < WIDE * min(steps):
+        return 1  # the middle one of three: both steps long alike
+
+    def evidence(j: int) -> float:
+        beside = [steps[k] for k in (j - 1, j) if 0 <= k < len(steps)]
+        apart = [steps[k] for k in range(len(steps)) if k not in (j - 1, j)]
+        return statistics.fmean(beside) / max(statistics.fmean(apart), 1e-6) if apart else 1.0
+
+    return max(candidates, key=evidence)
 
 
 def _off_line(line: list[list[_T]]) -> set[int]:
@@ -821,7 +844,18 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float) -> list[_T]:
     height = sorted(t.y2 - t.y1 for t in far)[len(far) // 2]
     below = [s for s in near if s is not far]
     gap = min((min(t.y1 for t in s) - max(t.y2 for t in far) for s in below), default=math.inf)
-    return far if gap > 0.02 * height else []
+    if gap > 0.02 * height:
+        return far
+    # Seen low, a tile's box takes in its side, so the boxes of touching rows overlap and a gap between the boxes
+    # shows no more: the step from the pond's rows to this one tells instead, or else that it holds fewer tiles
+    # than the full row it lies beyond (rows fill from the centre out, so a row beyond a full one is no discards).
+    def middle(s: list[_T]) -> float:
+        return statistics.median(t.cy for t in s)
+
+    rows = sorted((s for s in below if len(s) > 1), key=middle)
+    if len(rows) >= 2:
+        return far if middle(rows[0]) - middle(far) > SET_OFF * (middle(rows[1]) - middle(rows[0])) else []
+    return far if rows and len(rows[0]) >= POND_ROW > len(far) else []
 
 
 def _chains(tiles: list[SeenTile]) -> list[list[int]]:
@@ -849,33 +883,44 @@ def _chains(tiles: list[SeenTile]) -> list[list[int]]:
     return chains
 
 
-def _unsplit_rows(tiles: list[SeenTile]) -> list[SeenTile]:
+def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
     """Upright tiles of a row across the frame that the detector saw lying, put back upright.
 
     Seen across a corner, the tiles of one row turn by up to 20 degrees between one end and the other
     (perspective), so near 45 degrees the nearest quarter turn that the detector and the classifier give flips
     partway along the hand, and the rest of its upright tiles read as lying sideways. Two tiles lying sideways
     never stand side by side at an upright tile's pitch (26 mm; beside each other they take 35), so such a pair, at
-    the pitch of the upright pairs of the same row, is upright. Only that is changed: a lone tile lying across the
-    row keeps the detector's word (it may be a called or riichi tile)."""
+    the pitch of the upright pairs of the same row, is upright. Seen low as well, a whole row may flip: FLIPPED_RUN
+    face-up tiles lying along their row one after another are upright too, since no table shows such a run (a called
+    or riichi tile lies alone, a side pond's rows line up four at most). Only that is changed: a lone tile lying
+    across the row keeps the detector's word (it may be a called or riichi tile)."""
     out = list(tiles)
     for chain in _chains(tiles):
+        flip: set[int] = set()
+        run: list[int] = []
+        for i in [*chain, None]:
+            if i is not None and tiles[i].horizontal and tiles[i].tile != "back":
+                run.append(i)
+                continue
+            flip |= set(run) if len(run) >= FLIPPED_RUN else set()
+            run = []
         steps = [(tiles[b].centre[0] - tiles[a].centre[0], a, b) for a, b in zip(chain, chain[1:], strict=False)]
         upright = sorted(d for d, a, b in steps if not tiles[a].horizontal and not tiles[b].horizontal)
-        if len(upright) < 2:
-            continue
-        pitch = upright[len(upright) // 2]
-        flip = {i for d, a, b in steps if tiles[a].horizontal and tiles[b].horizontal and d < WIDE * pitch
-                for i in (a, b)}
+        if abs(angle) >= SKEWED and len(upright) >= 2:
+            pitch = upright[len(upright) // 2]
+            flip |= {i for d, a, b in steps if tiles[a].horizontal and tiles[b].horizontal and d < WIDE * pitch
+                     for i in (a, b)}
         ups = Counter(tiles[i].orientation for i in chain
                       if not tiles[i].horizontal and tiles[i].orientation is not None)
-        up = ups.most_common(1)[0][0] if ups else None
         for i in flip:
             t = tiles[i]
             x, y = t.centre
             w, h = t.box[3] - t.box[1], t.box[2] - t.box[0]  # the box turns a quarter
+            up = t.orientation
+            if up is not None:  # as the row's upright tiles show, else turned back a quarter the way the row turns
+                up = ups.most_common(1)[0][0] if ups else int(up - math.copysign(90, angle)) % 360
             out[i] = dataclasses.replace(t, box=(x - w / 2, y - h / 2, x + w / 2, y + h / 2), horizontal=False,
-                                         orientation=None if t.orientation is None else up)
+                                         orientation=up)
     return out
 
 
@@ -910,8 +955,7 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     original, size = tiles, (width, height)
     if abs(angle) > DIAGONAL:
         tiles, width, height = _derotate(tiles, width, height, angle)
-    if abs(angle) >= SKEWED:
-        tiles = _unsplit_rows(tiles)
+        tiles = _unsplit_rows(tiles, angle)
     base = _turn(tiles, 0, width, height)
     segs = _segments(base)
     lines = _lines(segs)
