@@ -12,7 +12,9 @@ import pytest
 
 from device.cli import main
 from table.errors import InputError
-from vision.cli import hand_from_view, view_faults, with_table_checks
+from table.hand import validate_hand
+from table.presets import get_preset
+from vision.cli import hand_from_view, view_faults, with_hidden_red_fives, with_table_checks
 from vision.photo import load_photo
 from vision.view import SeenHand, SeenMeld, SeenTile, TableView
 
@@ -200,3 +202,23 @@ def test_score_photo_takes_dora_indicators_given_in_place_of_those_read(monkeypa
     assert out["han"] == 1 + 1 + 3  # tsumo, dora 2m, dora 4z x3
     code, _, err = _score_photo_of(view, monkeypatch, capsys, "--dora", "1x")
     assert code == 2 and "--dora 1x: unknown suit" in err
+
+
+@pytest.mark.parametrize(("preset", "shown", "want"), [
+    ("tenhou", ("5s", "5s", "5s", "5s"), ("0s", "5s", "5s", "5s")),  # one red 5s in the set, hidden by a back
+    ("tenhou", ("5s", "0s", "5s", "5s"), ("5s", "0s", "5s", "5s")),  # the red one shows: nothing hidden
+    ("ema", ("5s", "5s", "5s", "5s"), ("5s", "5s", "5s", "5s")),  # no red fives in these rules
+])
+def test_a_closed_kan_of_fives_holds_the_red_five_its_backs_hide(preset: str, shown: tuple[str, ...],
+                                                                  want: tuple[str, ...]) -> None:
+    """Fixed: a closed kan of fives shows two plain fives between its backs, so score-photo refused it under rules
+    with red fives ("4 plain 5s shown, but 1 of the four 5s in this set is red"). The kan holds all four fives of
+    the suit, the red one too: it is named and counted as aka dora, with a note."""
+    concealed = ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    view = TableView(640, 480, _tiles([*concealed, "2z", *shown]),
+                     SeenHand(concealed, "2z", (SeenMeld("closed-kan", shown, None),)))
+    rules = get_preset(preset).hand
+    out = with_hidden_red_fives(view, rules)
+    assert out.hand.melds[0].tiles == want
+    assert bool(out.warnings) == (want != shown)
+    validate_hand(hand_from_view(out), (), (), rules)  # a hand the scoring engine takes

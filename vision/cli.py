@@ -119,6 +119,29 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
     return view
 
 
+def with_hidden_red_fives(view: TableView, rules) -> TableView:
+    """A closed kan of fives holds all four fives of its suit, so the red ones of the rules' set too, even where a
+    back hides them (the photo shows two plain fives): they are named, saying so, since each is an aka dora."""
+    melds, notes = [], []
+    for m in view.hand.melds:
+        shown = [t for t in m.tiles if t != "back"]
+        plain = {"5" + t[1] if t[0] == "0" else t for t in shown}
+        hidden = 0
+        if m.kind == "closed-kan" and len(plain) == 1 and (face := plain.pop())[0] == "5" and face[1] in "mps":
+            suit = face[1]
+            hidden = min(rules.red_fives["mps".index(suit)], 4) - sum(t[0] == "0" for t in shown)
+        if hidden > 0:
+            tiles = list(m.tiles)
+            for k in (0, 3, 1, 2)[:hidden]:  # the backs at the ends first
+                tiles[k] = "0" + suit
+            m = replace(m, tiles=tuple(tiles))
+            notes.append(f"the closed kan of 5{suit} holds {'the' if hidden == 1 else hidden} red 5{suit} of these "
+                         f"rules ({rules.title}) face down: counted as aka dora")
+        melds.append(m)
+    return replace(view, hand=replace(view.hand, melds=tuple(melds)), warnings=(*view.warnings, *notes)) \
+        if notes else view
+
+
 def describe(view: TableView) -> str:
     h = view.hand
     melds = "  ".join(f"[{m.kind}:{''.join(m.tiles)}{':' + m.source if m.source else ''}]" for m in h.melds)
@@ -220,8 +243,8 @@ def run_score_photo(args: argparse.Namespace) -> int:
 
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
-    view = with_dora_given(with_table_checks(view), args.dora)
     rules = resolve_rules(args.rules)
+    view = with_hidden_red_fives(with_dora_given(with_table_checks(view), args.dora), rules)
     try:
         hand, situation, result = _score(view, args, rules)
     except InputError as exc:
