@@ -696,6 +696,22 @@ def test_a_pon_with_two_tiles_that_look_sideways_is_still_a_pon() -> None:
     assert not view.warnings
 
 
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_a_hand_row_laid_with_a_gap_inside_is_read_across_it(quarters: int) -> None:
+    """Fixed: players often leave a gap inside the hand row (a shape set apart); the tiles past it were taken for
+    the winning tile and melds, and the hand was refused. When the row as split makes no winning hand, it is read
+    across the gap."""
+    hand, x = row("1m 2m 3m 9p 9p 9p 2s 2s", 100, 800)
+    rest, x = row("3s 4s", x + 12, 800)  # 12 px apart: more than touching tiles, less than the winning tile's gap
+    win, x = row("5s", x + 25, 800)
+    chi = melds(("s:5p 6p 7p",), x + 45, 800)
+    view = build_view(turn(hand + rest + win + chi, quarters), int(SIZE), int(SIZE))
+    assert view.hand.concealed == ("1m", "2m", "3m", "9p", "9p", "9p", "2s", "2s", "3s", "4s")
+    assert view.hand.win == "5s"
+    assert [m.to_json() for m in view.hand.melds] == [{"kind": "chi", "tiles": ["5p", "6p", "7p"], "source": "left"}]
+    assert not view.warnings
+
+
 @pytest.mark.parametrize(("steps", "source"), [((31, 36), "right"), ((36, 31), "left"), ((36, 36), "across")])
 def test_a_pon_whose_called_tile_looks_no_wider_is_read_from_its_steps(steps: tuple[int, int], source: str) -> None:
     """Fixed: seen low, a flat upright tile looks as wide as a called one, so no tile of the meld stood out and it

@@ -393,7 +393,8 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             if size == 4 and kind != "kan":
                 continue
             if not side:  # seen low, the called tile may look no wider than the others: its steps tell
-                if kind == "unknown":
+                if kind == "unknown" or any(b.x1 - a.x2 > TOUCH_GAP * min(a.short, b.short)
+                                            for a, b in itertools.pairwise(win)):  # a meld's tiles touch
                     continue
                 side = [0 if kind == "chi" else _called_by_steps(win, range(size))]
             if len(side) == 2:
@@ -594,6 +595,18 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     hand = SeenHand(tuple(t.name for t in concealed), win.name if win else None, tuple(melds),
                     win is not None and win.i in across)
     return hand, used_ids, across
+
+
+def _across_gaps(line: list[list[_T]]):
+    """The hand line with two neighbouring segments of plain upright tiles taken as one, each pair in turn."""
+    segs = sorted(line, key=lambda s: min(t.x1 for t in s))
+
+    def plain(seg: list[_T]) -> bool:
+        return all(t.face_up and not t.horizontal for t in seg)
+
+    for k in range(len(segs) - 1):
+        if plain(segs[k]) and plain(segs[k + 1]):
+            yield [*segs[:k], segs[k] + segs[k + 1], *segs[k + 2 :]]
 
 
 def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
@@ -978,7 +991,15 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     hand_ids = {t.i for s in hand_line for t in s}
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
+    before = list(hand_warnings)
     hand, used, hand_across = _hand(hand_line_t, others, hand_warnings)
+    if not _wins(hand):  # a gap inside the hand row (tiles laid a little apart) splits it: read across the gap
+        for merged in _across_gaps(hand_line_t):
+            notes = list(before)
+            other = _hand(merged, others, notes)
+            if _wins(other[0]):
+                hand, used, hand_across, hand_warnings = *other, notes
+                break
     if hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW:
         warnings += hand_warnings
     else:  # no hand in the picture (a table seen from above, a pond row the longest line): seats seen from the camera
