@@ -403,9 +403,10 @@ class Assistant:
             winner = prior.winner
             if tsumo is None and discarder is None:
                 tsumo, discarder = prior.tsumo, prior.discarder
+        melds, notes = gp.with_hidden_red_fives(reading.melds, self._preset_name())
         proposal = Proposal(
             scan_id=scan_id, photo=cap.name, image=reading.image, tiles=reading.tiles,
-            warnings=reading.warnings, concealed=reading.concealed, win=reading.win, melds=reading.melds,
+            warnings=[*reading.warnings, *notes], concealed=reading.concealed, win=reading.win, melds=melds,
             dora_indicators=reading.dora_indicators, ponds=reading.ponds,
             winner=winner, discarder=None if tsumo else discarder,
             tsumo=bool(tsumo) if tsumo is not None else discarder is None,

@@ -193,6 +193,29 @@ def score_proposal(proposal, state, preset: str) -> dict[str, Any]:
     return score_hand_json(hand, winner=proposal.winner, tsumo=proposal.tsumo, state=state, preset=preset)
 
 
+def with_hidden_red_fives(melds: list[str], preset: str) -> tuple[list[str], list[str]]:
+    """Melds read from a photo with the red fives a closed kan of fives hides face down named under the preset's
+    set (`table.hand.name_hidden_red_fives`), and a note for each; text that does not parse is kept as it is."""
+    from table.hand import name_hidden_red_fives, parse_meld
+    from table.presets import get_preset
+
+    red_fives = get_preset(preset).hand.red_fives
+    out, notes = [], []
+    for text in melds:
+        try:
+            meld = parse_meld(text)
+        except InputError:
+            out.append(text)
+            continue
+        named = name_hidden_red_fives(meld, red_fives)
+        if named != meld:
+            notes.append(f"the closed kan {text.split(':')[1]} holds a red five face down under these rules: "
+                         f"read as {str(named).split(':')[1]} (aka dora); fix it if the set has none")
+            text = str(named)
+        out.append(text)
+    return out, notes
+
+
 def win_from_score(seat: int, score: dict[str, Any], hand: str) -> dict[str, Any]:
     """The event's Win from a valid ScoreResult JSON: its price is stored with the hand (see table.events)."""
     win: dict[str, Any] = {"seat": seat, "payment": dict(score["payment"]), "hand": hand,

@@ -192,6 +192,19 @@ def parse_hand(concealed: str, win: str, melds: Iterable[str | Meld] = ()) -> Ha
     return Hand(tuple(tiles), win_tile, meld_list)
 
 
+def name_hidden_red_fives(meld: Meld, red_fives: Sequence[int]) -> Meld:
+    """A closed kan of fives holds every five of its suit, so the red ones of the set (`red_fives` per suit m, p, s)
+    too, though its backs hide them and a photo shows two plain fives: the kan with them named (aka dora)."""
+    kinds = {t.kind for t in meld.tiles}
+    if meld.kind != "closed-kan" or len(kinds) != 1 or (kind := kinds.pop()) >= HONOR or kind % 9 != 4:
+        return meld
+    tiles = list(meld.tiles)
+    hidden = min(red_fives[kind // 9], len(tiles)) - sum(t.red for t in tiles)
+    for k in [k for k in (0, 3, 1, 2) if k < len(tiles) and not tiles[k].red][: max(hidden, 0)]:
+        tiles[k] = Tile(kind, red=True)  # the ends first: the backs of a closed kan as laid
+    return Meld(meld.kind, tuple(tiles), meld.source)
+
+
 def meld_faults(meld: Meld) -> list[str]:
     """What is wrong with one meld (empty when it is a proper chi, pon or kan)."""
     fault = _meld_fault(meld)

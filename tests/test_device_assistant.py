@@ -266,3 +266,23 @@ def test_the_device_offers_riichi_presets_only_and_still_shows_other_games(assis
         win = assistant.snapshot()["game"]["last"]["winners"][0]
         assert (win["value"], win["patterns"]) == (30, [{"name": "All Pungs", "points": 30}])
         assert win["unit"] in ("points", "fan")
+
+
+def test_a_scanned_closed_kan_of_fives_holds_the_red_five_its_backs_hide(assistant):
+    """Fixed: a photo shows a closed kan of fives as two plain fives between backs, so the proposal was refused
+    under red-five rules ("4 plain 5s shown, but 1 ... is red") until the scorekeeper typed the red one."""
+    from device.recognition import Reading
+
+    class KanReader:
+        description = "a closed kan of 5s"
+
+        def read(self, jpeg, path=None):
+            return Reading(concealed="123m456p789s2z", win="2z", melds=["closed-kan:5555s"],
+                           dora_indicators="1m")
+
+    assistant.reader = KanReader()
+    p = assistant.scan_hand(winner=0, tsumo=True)
+    assert p.melds == ["closed-kan:0555s"]
+    assert any("holds a red five face down" in w for w in p.warnings)
+    assert p.score["valid"] and p.error == ""
+    assert {"name": "Aka Dora", "han": 1} in [{"name": y["name"], "han": y["han"]} for y in p.score["yaku"]]

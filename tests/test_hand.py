@@ -10,7 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from table.errors import InputError
-from table.hand import Hand, Meld, meld_from_json, parse_hand, parse_meld, read_tiles, validate_hand
+from table.hand import (
+    Hand,
+    Meld,
+    meld_from_json,
+    name_hidden_red_fives,
+    parse_hand,
+    parse_meld,
+    read_tiles,
+    validate_hand,
+)
 from table.hand_rules import HAND_RULES, RIICHI_PRESETS
 from table.random_hands import random_hand
 from table.tiles import Tile, parse_tiles, to_mpsz
@@ -154,3 +163,15 @@ def test_random_valid_hand_round_trips_through_notation(seed, rules):
     assert [(m.kind, sorted(m.tiles), m.source) for m in back.melds] == \
         [(m.kind, sorted(m.tiles), m.source) for m in hand.melds]
     assert to_mpsz(back.all_tiles()) == to_mpsz(hand.all_tiles())
+
+
+@pytest.mark.parametrize(("meld", "red_fives", "want"), [
+    ("closed-kan:5555s", (1, 1, 1), "closed-kan:0555s"),
+    ("closed-kan:5555p", (0, 2, 0), "closed-kan:0055p"),  # a set with two red 5p
+    ("closed-kan:0555m", (1, 1, 1), "closed-kan:0555m"),  # the red one shows already
+    ("closed-kan:5555s", (0, 0, 0), "closed-kan:5555s"),  # no red fives in the set
+    ("kan:5555s", (1, 1, 1), "kan:5555s"),  # an open kan shows every tile
+    ("closed-kan:7777z", (1, 1, 1), "closed-kan:7777z"),
+])
+def test_a_closed_kan_of_fives_names_the_red_fives_its_backs_hide(meld: str, red_fives, want: str) -> None:
+    assert str(name_hidden_red_fives(parse_meld(meld), red_fives)) == want

@@ -120,23 +120,20 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
 
 
 def with_hidden_red_fives(view: TableView, rules) -> TableView:
-    """A closed kan of fives holds all four fives of its suit, so the red ones of the rules' set too, even where a
-    back hides them (the photo shows two plain fives): they are named, saying so, since each is an aka dora."""
+    """The view with the red fives a closed kan of fives hides face down named (`table.hand.name_hidden_red_fives`),
+    saying so: a photo shows the kan's two middle tiles only."""
+    from table.hand import Meld, name_hidden_red_fives
+    from table.tiles import parse_tile
+
     melds, notes = [], []
     for m in view.hand.melds:
-        shown = [t for t in m.tiles if t != "back"]
-        plain = {"5" + t[1] if t[0] == "0" else t for t in shown}
-        hidden = 0
-        if m.kind == "closed-kan" and len(plain) == 1 and (face := plain.pop())[0] == "5" and face[1] in "mps":
-            suit = face[1]
-            hidden = min(rules.red_fives["mps".index(suit)], 4) - sum(t[0] == "0" for t in shown)
-        if hidden > 0:
-            tiles = list(m.tiles)
-            for k in (0, 3, 1, 2)[:hidden]:  # the backs at the ends first
-                tiles[k] = "0" + suit
-            m = replace(m, tiles=tuple(tiles))
-            notes.append(f"the closed kan of 5{suit} holds {'the' if hidden == 1 else hidden} red 5{suit} of these "
-                         f"rules ({rules.title}) face down: counted as aka dora")
+        if m.kind == "closed-kan" and "back" not in m.tiles:
+            kan = name_hidden_red_fives(Meld(m.kind, tuple(map(parse_tile, m.tiles))), rules.red_fives)
+            tiles = tuple(map(str, kan.tiles))
+            if tiles != m.tiles:
+                notes.append(f"the closed kan {''.join(m.tiles)} holds a red five face down under these rules "
+                             f"({rules.title}): read as {''.join(tiles)}, counted as aka dora")
+                m = replace(m, tiles=tiles)
         melds.append(m)
     return replace(view, hand=replace(view.hand, melds=tuple(melds)), warnings=(*view.warnings, *notes)) \
         if notes else view

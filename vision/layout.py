@@ -23,7 +23,9 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    longest plain run that is not a called meld), then the winning tile set apart (or lying sideways beside the
    hand, or lone against the hand's far side when the hand is a tile short), then the called melds, each
    recognised by its sideways tile (which seat it came from) or its two backs (closed kan); a sideways tile just
-   beyond a meld's sideways tile (seen low: in the row, over it) makes an added kan.
+   beyond a meld's sideways tile (seen low: in the row, over it) makes an added kan. Seen low, where no tile of a
+   meld looks wider than the others, the longer steps beside the called tile tell it. A hand row split by a gap
+   (tiles laid a little apart) is read across the gap when the split one makes no winning hand.
 5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing
    evenly, read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond
    in a close-up). Backs lying about elsewhere (a jumble pushed aside, a tile knocked over beside a pond) make no
@@ -409,7 +411,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                     k += 4
                     break
                 # seen low, a flat upright tile can look as wide as a called one: a chi's called tile comes from the
-                # left player and lies first; of a pon's, the widest is taken (which one does not change the score)
+                # left player and lies first; of a pon's, the one whose steps are longer (`_called_by_steps`)
                 if not (kind == "chi" and side[0] == 0 or kind == "pon" and size == 3):
                     continue
                 side = [_called_by_steps(win, side)] if kind == "pon" else side
