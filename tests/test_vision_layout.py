@@ -159,6 +159,16 @@ def test_ponds_are_read_per_seat_with_the_riichi_tile(quarters: int) -> None:
     assert ponds["left"].tiles == ("9m", "9p", "9s", "1z", "2z", "3z", "4z")
 
 
+@pytest.mark.parametrize("quarters", [0, 1])
+def test_a_photo_of_face_down_tiles_alone_gives_a_view_with_no_hand(quarters: int) -> None:
+    """Fixed (found by the property test): a row of backs and nothing else (a wall, a hand laid face down) became the
+    hand line, every tile of it was set aside as a wall in line, and the layout crashed on an empty line."""
+    tiles, _ = row("back back back back back", 100, 800)
+    view = build_view(turn(tiles, quarters), int(SIZE), int(SIZE))
+    assert view.hand.concealed == () and view.hand.win is None and not view.hand.melds
+    assert view.dora_indicators == () and view.ponds == ()
+
+
 def test_empty_table_gives_a_warning() -> None:
     view = build_view([], 640, 480)
     assert view.tiles == () and view.warnings == ("no tiles found in the photo",)

@@ -462,6 +462,8 @@ def _off_line(line: list[list[_T]]) -> set[int]:
     for _ in range(2):  # least-squares line through the row, refitted without the tiles found beyond it
         keep = [t for t in tiles if t.i not in out]
         n = len(keep)
+        if n < 2:  # boxes that make no line (rounding with near-equal centres)
+            break
         mx, my = sum(t.cx for t in keep) / n, sum(t.cy for t in keep) / n
         sxx = sum((t.cx - mx) ** 2 for t in keep) or 1e-6
         slope = sum((t.cx - mx) * (t.cy - my) for t in keep) / sxx
@@ -548,6 +550,8 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     others = others + [t for s in line for t in s if t.i in strays]
     line = [kept for s in line if (kept := [t for t in s if t.i not in strays])]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
+    if not segs:  # every tile of the line stands off it
+        return SeenHand(), set(), set()
     first = _concealed_segment(segs, _across([t for s in segs for t in s], "h"))
     others = others + [t for s in segs[:first] for t in s]
     segs = segs[first:]
