@@ -916,13 +916,10 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
     out = list(tiles)
     for chain in _chains(tiles):
         flip: set[int] = set()
-        run: list[int] = []
-        for i in [*chain, None]:
-            if i is not None and tiles[i].horizontal and tiles[i].tile != "back":
-                run.append(i)
-                continue
-            flip |= set(run) if len(run) >= FLIPPED_RUN else set()
-            run = []
+        for lying, group in itertools.groupby(chain, key=lambda i: tiles[i].horizontal and tiles[i].tile != "back"):
+            run = list(group)
+            if lying and len(run) >= FLIPPED_RUN:
+                flip.update(run)
         steps = [(tiles[b].centre[0] - tiles[a].centre[0], a, b) for a, b in zip(chain, chain[1:], strict=False)]
         upright = sorted(d for d, a, b in steps if not tiles[a].horizontal and not tiles[b].horizontal)
         if abs(angle) >= SKEWED and len(upright) >= 2:
