@@ -39,6 +39,7 @@ class RowRecognizer:
         self.names, self.turns = names, turns
 
     def read(self, img):
+        from vision.recognizer import TileReading
         from vision.view import SeenTile
 
         tiles, x = [], 100.0
@@ -47,7 +48,7 @@ class RowRecognizer:
                 x += 40  # the winning tile lies apart
             tiles.append(SeenTile(name, (x, 500.0, x + 60, 580.0), 0.99, orientation=0))
             x += 62
-        return tiles, self.turns
+        return TileReading(tiles, img.shape[1], img.shape[0], self.turns)
 
 
 def test_vision_reader_groups_detections_with_the_real_layout():

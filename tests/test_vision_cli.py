@@ -170,10 +170,10 @@ def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: p
         def __init__(self, *_: object) -> None:
             pass
 
-        def read(self, img: np.ndarray) -> tuple[list[SeenTile], int]:
-            return [SeenTile(lb.name, lb.box, 1.0, horizontal=is_horizontal(lb.det),
-                             orientation=None if lb.name in SYMMETRIC or lb.name == "back" else lb.orientation)
-                    for lb in scene.labels], 0
+        def read(self, img: np.ndarray) -> rec.TileReading:
+            return rec.TileReading([SeenTile(lb.name, lb.box, 1.0, horizontal=is_horizontal(lb.det), orientation=(
+                None if lb.name in SYMMETRIC or lb.name == "back" else lb.orientation)) for lb in scene.labels],
+                img.shape[1], img.shape[0])
 
     monkeypatch.setattr(rec, "Recognizer", ExactDetections)
     code = main(["score-photo", str(photo), "--tsumo", "--json"])

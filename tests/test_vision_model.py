@@ -19,8 +19,7 @@ from device.cli import main
 from device.config import SAMPLE_PHOTOS
 from vision.art import DEFAULT_ART, SHARED
 from vision.bench import HAND_PARTS, _ours, closeup_shares, real_subset, seen_parts, truth_parts
-from vision.layout import build_view
-from vision.recognizer import MODELS, Recognizer, unturn_box
+from vision.recognizer import MODELS, Recognizer, read_view, unturn_box
 from vision.synth import make_scene
 
 PHOTOS = SHARED / "photos" / "labels.json"
@@ -92,7 +91,7 @@ def test_reads_fixed_rendered_scenes(recognizer: Recognizer) -> None:
 @pytest.mark.parametrize("seed", EXACT_SEEDS)
 def test_reads_fixed_rendered_hands_exactly(recognizer: Recognizer, seed: int) -> None:
     scene = make_scene(seed, kind="closeup", fonts=False, mix=1)
-    view = build_view(recognizer.read_tiles(scene.image), scene.image.shape[1], scene.image.shape[0])
+    view = read_view(recognizer, scene.image)
     seen, truth = seen_parts(view), truth_parts(scene.truth)
     assert {k: seen[k] for k in HAND_PARTS} == {k: truth[k] for k in HAND_PARTS}
 
@@ -182,6 +181,64 @@ def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp
     want = [t["box"] for t in as_taken["tiles"] if t["tile"] == "0p"]
     back = unturn_box(reds[0], turns, seen["width"], seen["height"])
     assert len(reds) == len(want) == 1 and np.allclose(back, want[0], atol=0.02 * w)
+
+
+def _rolled(img: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """The picture turned `degrees` counter-clockwise on a canvas that holds it (a phone held askew), and the map."""
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    c, s = abs(m[0, 0]), abs(m[0, 1])
+    size = (round(w * c + h * s), round(w * s + h * c))
+    m[:, 2] += (size[0] / 2 - w / 2, size[1] / 2 - h / 2)
+    return cv2.warpAffine(img, m, size, borderValue=(90, 120, 90)), m
+
+
+@pytest.mark.parametrize("degrees", [30, -45])
+def test_a_photo_taken_askew_reads_and_scores_as_square(degrees: float, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A phone held askew, or a table seen across a corner: the recognizer turns the picture square to the rows
+    before it reads them (read as it is, this photo turned 30 or 45 degrees loses the hand), and gives the boxes
+    back in the photo as it is."""
+    upright = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    rolled, m = _rolled(upright, degrees)
+    photo = tmp_path / "askew.png"
+    cv2.imwrite(str(photo), rolled)
+    assert main(["score-photo", str(photo), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
+    hand = out["read"]["hand"]
+    assert (hand["win"], [m["kind"] for m in hand["melds"]]) == ("0p", ["added-kan"])
+    assert out["read"]["dora_indicators"][-2:] == ["8m", "8m"]  # turned 30 degrees, the wall's lilac end reads 5z
+    assert not any("turned" in w for w in out["read"]["warnings"])
+    assert out["read"]["image"] == {"width": rolled.shape[1], "height": rolled.shape[0]}
+
+    assert main(["read", str(SAMPLE_PHOTOS / "01-added-kan.jpg"), "--json"]) == 0
+    want = [t["box"] for t in json.loads(capsys.readouterr().out)["tiles"] if t["tile"] == "0p"]
+    reds = [t["box"] for t in out["read"]["tiles"] if t["tile"] == "0p"]
+    assert len(reds) == len(want) == 1
+    x1, y1, x2, y2 = want[0]
+    centre = m @ np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0])
+    x1, y1, x2, y2 = reds[0]
+    assert np.allclose(((x1 + x2) / 2, (y1 + y2) / 2), centre, atol=0.1 * (x2 - x1))
+
+
+def test_a_box_read_in_the_squared_frame_is_given_back_around_the_same_tile_in_the_photo() -> None:
+    """A tile boxed in the frame turned square to the rows lands on the same tile in the photo (the map's direction
+    and centre), in a box between the ellipse and the rectangle around the turned tile; a tile the photo's edge cuts
+    lies partly outside it."""
+    from vision.recognizer import _box_through, _share_inside
+
+    frame = np.zeros((400, 500), np.uint8)
+    frame[150:230, 200:260] = 255  # a tile 60 x 80 in the squared frame
+    to_photo = cv2.getRotationMatrix2D((250, 200), -30, 1.0)
+    to_photo[:, 2] += (40, 10)
+    photo = cv2.warpAffine(frame, to_photo, (600, 500))
+    x, y, w, h = cv2.boundingRect(photo)
+    got = _box_through((200, 150, 260, 230), to_photo, 600, 500)
+    assert np.allclose(((got[0] + got[2]) / 2, (got[1] + got[3]) / 2), (x + w / 2, y + h / 2), atol=1.5)
+    assert 0.8 * w < got[2] - got[0] <= w + 1 and 0.8 * h < got[3] - got[1] <= h + 1
+    assert _share_inside((200, 150, 260, 230), to_photo, 600, 500) == pytest.approx(1.0)
+    assert _share_inside((200, 150, 260, 230), np.array([[1.0, 0, -230], [0, 1, 0]]), 600, 500) == pytest.approx(0.5)
 
 
 def test_unturning_a_box_undoes_numpy_quarter_turns() -> None:

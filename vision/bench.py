@@ -26,7 +26,6 @@ import cv2
 import numpy as np
 
 from vision.art import SHARED
-from vision.layout import build_view
 from vision.progress import progress
 from vision.recognizer import Recognizer, read_view, unturn_box
 from vision.synth import SceneTruth, make_scene
@@ -93,8 +92,8 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
     hands_ok: Counter = Counter()
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
         scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix)
-        tiles = rec.read_tiles(scene.image)
-        view = build_view(tiles, scene.image.shape[1], scene.image.shape[0])
+        view = read_view(rec, scene.image)
+        tiles = list(view.tiles)
         pairs = match(scene.labels, tiles)
         n_labels += len(scene.labels)
         n_tiles += len(tiles)
@@ -194,22 +193,34 @@ def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
 
 def _ours(rec: Recognizer, turns: int = 0, change=None):
     """Photo -> what we read, boxes in the photo as loaded. `change` first alters the photo (another camera's look:
-    tests/bench/bench_camera_shifts.py, which may resize it); `turns` then turns it that many quarter turns (a
-    picture on its side or upside down with no EXIF orientation)."""
+    tests/bench/bench_camera_shifts.py); it returns the changed picture, or the picture and a 3x3 homography from
+    the photo's pixels to it (a resize, a camera tilted or turned), by which boxes are taken back. `turns` then turns
+    it that many quarter turns (a picture on its side or upside down with no EXIF orientation)."""
     from vision.photo import load_photo
 
     def read(path):
         photo = load_photo(path)
-        img = np.ascontiguousarray(np.rot90(change(photo) if change else photo, turns))
+        changed = change(photo) if change else photo
+        changed, to_changed = changed if isinstance(changed, tuple) else (changed, None)
+        if to_changed is None:  # a plain resize (or none): the corners correspond
+            ch, cw = changed.shape[:2]
+            to_changed = np.diag([cw / photo.shape[1], ch / photo.shape[0], 1.0])
+        img = np.ascontiguousarray(np.rot90(changed, turns))
         h, w = img.shape[:2]
         view = read_view(rec, img)
-        sx, sy = photo.shape[1] / (h if turns % 2 else w), photo.shape[0] / (w if turns % 2 else h)
-        boxes = [unturn_box(t.box, turns, w, h) for t in view.tiles]
-        return [(t.tile, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), t.sideways)
-                for t, b in zip(view.tiles, boxes, strict=True)], (photo.shape[1], photo.shape[0]), \
-            [p.tiles for p in view.ponds]
+        back = np.linalg.inv(to_changed)
+        boxes = [_box_back(unturn_box(t.box, turns, w, h), back) for t in view.tiles]
+        return [(t.tile, b, t.sideways) for t, b in zip(view.tiles, boxes, strict=True)], \
+            (photo.shape[1], photo.shape[0]), [p.tiles for p in view.ponds]
 
     return read
+
+
+def _box_back(box, homography: np.ndarray) -> tuple[float, float, float, float]:
+    """The box around a box's corners taken through a homography (the changed picture's pixels to the photo's)."""
+    x1, y1, x2, y2 = box
+    pts = cv2.perspectiveTransform(np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float64), homography)[0]
+    return (*pts.min(axis=0), *pts.max(axis=0))
 
 
 def closeup_shares(rec: Recognizer, seeds) -> tuple[float, float, int]:
@@ -258,14 +269,18 @@ def _peer():
     return read, "mahjong-detector 0.0.6 (PyPI), its own preprocessing and thresholds"
 
 
-def _twelve_mp(labels_path: Path, folder: str) -> Path:
-    """A real photo upscaled to 4000 x 3000 (12 MP) and saved as JPEG, for end-to-end timing."""
+def _twelve_mp(labels_path: Path, folder: str, askew: float = 0.0) -> Path:
+    """A real photo upscaled to 4000 x 3000 (12 MP) and saved as JPEG, for end-to-end timing; `askew` degrees turned
+    about its centre (a phone held askew: read twice, as it is and turned square)."""
     _, path, _ = next(iter(_real_rows(labels_path)))
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img.shape[0] > img.shape[1]:
         img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
     big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    out = Path(folder) / "twelve_mp.jpg"
+    if askew:
+        big = cv2.warpAffine(big, cv2.getRotationMatrix2D((2000, 1500), askew, 1.0), (4000, 3000),
+                             borderMode=cv2.BORDER_REFLECT)
+    out = Path(folder) / f"twelve_mp_{askew:g}.jpg"
     cv2.imwrite(str(out), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return out
 
@@ -297,6 +312,7 @@ def run(args) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             big = _twelve_mp(labels, tmp)
             report["ms_per_12mp_photo"] = round(_time(ours, big, args.repeat), 1)
+            report["ms_per_12mp_photo_askew_30"] = round(_time(ours, _twelve_mp(labels, tmp, 30), args.repeat), 1)
             if args.peer:
                 peer, note = _peer()
                 report["peer"] = {"note": note}
@@ -331,7 +347,8 @@ def _print(r: dict) -> None:
             f"{deg} degrees P {v['precision']:.3f} R {v['recall']:.3f} rows {v['exact_rows']:.3f}"
             for deg, v in r["real_turned"].items()))
     if "ms_per_12mp_photo" in r:
-        print(f"  end to end, 12-megapixel JPEG: {r['ms_per_12mp_photo']:.0f} ms (median)")
+        print(f"  end to end, 12-megapixel JPEG: {r['ms_per_12mp_photo']:.0f} ms (median); held 30 degrees askew "
+              f"{r['ms_per_12mp_photo_askew_30']:.0f} ms")
     p = r.get("peer")
     if p:
         print(f"  peer: {p['note']}")

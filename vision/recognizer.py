@@ -5,8 +5,9 @@ its long axis runs vertically or horizontally. Stage 2, the classifier, reads ea
 full-resolution photo (so red fives and small pips stay readable), turned upright by the detector's axis.
 
 A photo whose picture lies on its side or upside down (a camera held turned, no EXIF orientation) is first turned
-by the quarter turn the detector is surest of (`Recognizer.detect`); every box and orientation is still
-given in the photo's own frame.
+by the quarter turn the detector is surest of (`Recognizer.detect`); one whose rows run askew (a phone held at a
+slant) is read again turned square to them (`Recognizer.read`). Every box and orientation is still given in the
+photo's own frame.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import numpy as np
 from table.errors import InputError
 from vision.classes import BACK, as_face_up, is_face_up, is_horizontal, orientation_from_crop
 from vision.crops import upright_crop
-from vision.layout import build_view
+from vision.layout import build_view, table_angle
 from vision.view import SeenTile, TableView
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -33,6 +34,11 @@ SAME_TILE = 0.3  # two boxes whose centres are closer than this many short sides
 BACK_OVERRULED = 0.6  # below this, a classifier's `back` for a face-up detection gives way to its best face
 MIN_CONFIDENCE = 0.2  # tiles the two stages together are less sure of are noise (measured: models/MODEL_CARD.md)
 TURN_MARGIN = 0.03  # a quarter turn must beat the photo as it is by this much mean detector score (MODEL_CARD.md)
+ON_ITS_SIDE = 60.0  # degrees: a picture read turned further than this lay on its side (or upside down), and is told
+IN_PHOTO = 0.6  # share of a box in the photo below which a tile read in the turned frame is cut off (as labelled)
+SQUARED_PAD = 0.15  # of the tiles' extent, kept around them when the picture is read again turned square
+ROLL = 12.0  # degrees: a picture whose rows run further askew is read again turned square to them
+SQUARE_MARGIN = 0.05  # and that reading is kept when it beats the first by this much mean detector score (MODEL_CARD)
 
 
 @dataclass(frozen=True)
@@ -65,14 +71,38 @@ def unturn_box(box: tuple[float, float, float, float], turns: int, width: float,
     return x1, y1, x2, y2
 
 
+@dataclass(frozen=True)
+class TileReading:
+    """Tiles as read, in the frame they were read in: the photo itself, or (a photo whose rows run askew) the photo
+    turned by `angle` degrees counter-clockwise so that its rows run along the frame's axes, cut to the tiles."""
+    tiles: list[SeenTile]
+    width: int
+    height: int
+    turns: int = 0  # quarter turns (as `np.rot90`) the frame was read at: 0 unless it lay on its side or upside down
+    angle: float = 0.0
+    to_photo: np.ndarray | None = None  # 2x3 map from the frame's pixels to the photo's; None: the photo's own
+
+    def in_photo(self, tiles: list[SeenTile], width: int, height: int) -> list[SeenTile]:
+        """`tiles` of this frame with their boxes in the photo (`width` x `height`): upright boxes around the turned
+        ones."""
+        if self.to_photo is None:
+            return list(tiles)
+        return [dataclasses.replace(t, box=_box_through(t.box, self.to_photo, width, height)) for t in tiles]
+
+
 def read_view(recognizer, img: np.ndarray) -> TableView:
-    """The photo read (`recognizer.read`) and laid out; a picture read turned says so first (`jantaku read` and
-    the device both tell the player)."""
-    tiles, turns = recognizer.read(img)
-    view = build_view(tiles, img.shape[1], img.shape[0])
-    if not turns:
+    """The photo read (`recognizer.read`) and laid out in the frame it was read in, boxes then given in the photo;
+    a picture that lay on its side or upside down says so first (`jantaku read` and the device both tell the
+    player)."""
+    reading = recognizer.read(img)
+    view = build_view(reading.tiles, reading.width, reading.height)
+    h, w = img.shape[:2]
+    view = dataclasses.replace(view, width=w, height=h, tiles=tuple(reading.in_photo(list(view.tiles), w, h)))
+    turned = reading.angle + 90 * reading.turns  # degrees counter-clockwise; up to 45 is a picture held askew
+    if abs((turned + 180) % 360 - 180) < ON_ITS_SIDE:
         return view
-    note = (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * turns} degrees clockwise; "
+    quarter = round(turned / 90) % 4
+    note = (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * quarter} degrees clockwise; "
             "boxes are in the photo as it is")
     return dataclasses.replace(view, warnings=(note, *view.warnings))
 
@@ -104,6 +134,47 @@ def _probabilities(session, x: np.ndarray) -> np.ndarray:
         e = np.exp(p - p.max(1, keepdims=True))
         p = e / e.sum(1, keepdims=True)
     return p
+
+
+def _squared(img: np.ndarray, angle: float, tiles: list[SeenTile]) -> tuple[np.ndarray, np.ndarray]:
+    """The picture turned `angle` degrees counter-clockwise, so that rows running at `angle` clockwise run along its
+    axes, cut to the part around `tiles` (with a margin for tiles they missed); and the 2x3 map from the photo's
+    pixels to it."""
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    pts = np.array([[x, y, 1] for t in tiles for x, y in ((t.box[0], t.box[1]), (t.box[2], t.box[3]))]) @ m.T
+    (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
+    pad = SQUARED_PAD * max(x2 - x1, y2 - y1)
+    m[:, 2] -= (x1 - pad, y1 - pad)
+    size = (math.ceil(x2 - x1 + 2 * pad), math.ceil(y2 - y1 + 2 * pad))
+    return cv2.warpAffine(img, m, size, borderValue=(114, 114, 114)), m
+
+
+def _share_inside(box: tuple[float, float, float, float], turn: np.ndarray, width: int, height: int) -> float:
+    """Share of a box of the turned frame that lies inside the photo: the photo's edge runs across the turned frame,
+    and tiles it cuts (which the photo read as it is shows cut square, or not at all) are read there as backs."""
+    x1, y1, x2, y2 = box
+    quad = (np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ turn.T).astype(np.float32)
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    area = (x2 - x1) * (y2 - y1)
+    return cv2.intersectConvexConvex(quad, frame)[0] / area if area > 0 else 0.0
+
+
+def _box_through(box: tuple[float, float, float, float], turn: np.ndarray, width: int, height: int
+                 ) -> tuple[float, float, float, float]:
+    """The upright box, in the photo (`width` x `height`), of a tile boxed in a frame that `turn` (a 2x3 rotation
+    and shift) takes to the photo. A tile fills less than its box (a far tile's face is a trapezoid, corners are
+    round), so the box's own corners taken through would overstate the tile, and the ellipse inside it understate
+    it: halfway between the two, as here, matches the generator's labels of turned tiles to within a few per cent
+    (rendered scenes, a dev seed)."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    cx, cy = turn @ np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0])
+    c, s = abs(turn[0, 0]), abs(turn[0, 1])
+    half_w = (c * w + s * h + math.hypot(c * w, s * h)) / 4
+    half_h = (s * w + c * h + math.hypot(s * w, c * h)) / 4
+    return (float(max(cx - half_w, 0)), float(max(cy - half_h, 0)), float(min(cx + half_w, width)),
+            float(min(cy + half_h, height)))
 
 
 class Recognizer:
@@ -144,9 +215,10 @@ class Recognizer:
         conf = conf[conf >= self.conf]
         return float(conf.mean()) if len(conf) else 0.0
 
-    def detect(self, img: np.ndarray, turns: int | None = 0) -> list[Detection]:
+    def detect(self, img: np.ndarray, turns: int | None = 0) -> tuple[list[Detection], float]:
         """Tiles located in the photo turned `turns` quarter turns counter-clockwise (as `np.rot90`) first, boxes in
-        the photo's own frame. `turns=None` picks the turn that sets the picture upright.
+        the photo's own frame, and the detector's mean score at that turn (how sure it is of the picture as a whole).
+        `turns=None` picks the turn that sets the picture upright.
 
         The detector was trained on upright pictures only (the camera never rolled), where far tiles lie at the top.
         A picture on its side or upside down (a camera held turned, no EXIF orientation) shows tiles on a table seen
@@ -159,16 +231,17 @@ class Recognizer:
             scores = [self._mean_score(raw) for raw in raws]
             best = int(np.argmax(scores))
             turns = best if scores[best] > scores[0] + TURN_MARGIN else 0
-            out = raws[turns]
+            out, score = raws[turns], scores[turns]
         else:
             out = self._raw(boxed, turns)
+            score = self._mean_score(out)
         scores = out[:, 4:]
         cls = scores.argmax(1)
         conf = scores[np.arange(len(cls)), cls]
         keep = conf >= self.conf
         out, cls, conf = out[keep], cls[keep], conf[keep]
         if not len(out):
-            return []
+            return [], score
         cx, cy, w, h = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
         boxes = np.stack([cx - w / 2, cy - h / 2, w, h], 1)
         idx = cv2.dnn.NMSBoxes(boxes.tolist(), conf.tolist(), self.conf, self.iou)
@@ -181,7 +254,7 @@ class Recognizer:
             x1, y1, x2, y2 = (x1 - left) / r, (y1 - top) / r, (x2 - left) / r, (y2 - top) / r
             dets.append(Detection((float(max(x1, 0)), float(max(y1, 0)), float(min(x2, iw)), float(min(y2, ih))),
                                   int(cls[i]), float(conf[i]), turns))
-        return dets
+        return dets, score
 
     def classify(self, img: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
         """(crop class, probability) per detection, the two stages voting on face up or down.
@@ -209,12 +282,30 @@ class Recognizer:
         return out
 
     def read_tiles(self, img: np.ndarray) -> list[SeenTile]:
-        return self.read(img)[0]
+        """The tiles, boxes in the photo's pixels."""
+        reading = self.read(img)
+        return reading.in_photo(reading.tiles, img.shape[1], img.shape[0])
 
-    def read(self, img: np.ndarray) -> tuple[list[SeenTile], int]:
-        """The tiles, and the quarter turns (as `np.rot90`) the picture was read at: 0 unless it lay on its side or
-        upside down."""
-        dets = self.detect(img, None)
+    def read(self, img: np.ndarray) -> TileReading:
+        """The tiles, read from the photo or, when its rows run further than ROLL degrees from the picture's axes
+        (a phone held askew), from the photo turned square to them if the detector is surer of that picture by
+        SQUARE_MARGIN. The generator never rolls the camera, so the models know rows askew only as a table seen across
+        a corner, far side up (read as well either way), not a picture turned about the lens (real photos turned 30
+        and 45 degrees: recall 0.84 and 0.72 as they are, 0.99 turned square; models/MODEL_CARD.md)."""
+        dets, score = self.detect(img, None)
+        tiles = self._tiles(img, dets)
+        h, w = img.shape[:2]
+        angle = table_angle(tiles)
+        if abs(angle) >= ROLL:
+            squared, to_squared = _squared(img, angle, tiles)
+            again, again_score = self.detect(squared, None)
+            if again_score > score + SQUARE_MARGIN:
+                to_photo = cv2.invertAffineTransform(to_squared)
+                inside = [t for t in self._tiles(squared, again) if _share_inside(t.box, to_photo, w, h) >= IN_PHOTO]
+                return TileReading(inside, squared.shape[1], squared.shape[0], again[0].turns, angle, to_photo)
+        return TileReading(tiles, w, h, dets[0].turns if dets else 0)
+
+    def _tiles(self, img: np.ndarray, dets: list[Detection]) -> list[SeenTile]:
         labels = self.classify(img, dets)
         tiles = []
         for d, (label, p) in zip(dets, labels, strict=True):
@@ -226,4 +317,4 @@ class Recognizer:
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
                 tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
                                       orientation=orientation))
-        return _one_per_tile(tiles), dets[0].turns if dets else 0
+        return _one_per_tile(tiles)

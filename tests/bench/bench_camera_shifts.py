@@ -3,7 +3,8 @@
     .venv/bin/python tests/bench/bench_camera_shifts.py [--photos labels.json] [--turned] [--json] [SHIFT ...]
 
 Each shift changes every photo the same way a different phone or lamp would (white balance, exposure, focus, JPEG
-quality, sensor noise, colour, resolution); the photo is read as `jantaku read` reads it and scored as
+quality, sensor noise, colour, resolution) or a camera held elsewhere would (lower, more overhead, to one side,
+turned about its axis); the photo is read as `jantaku read` reads it and scored as
 `jantaku bench vision` scores real photos (boxes taken back to the labelled photo's pixels). The recognizer never
 saw these photos changed: the figures say how far its reading carries to cameras it was not shown, nothing more (the
 seven photos hold 92 labelled tiles; one tile is about 1 %). `--turned` also reads each changed photo turned 90,
@@ -34,6 +35,25 @@ def _scale(img: np.ndarray) -> float:
     return max(img.shape[:2]) / 1500
 
 
+def _warp(img: np.ndarray, corners: Callable[[float, float], list[tuple[float, float]]]):
+    """The photo taken to the quadrilateral `corners(w, h)` (top left, top right, bottom right, bottom left), on a
+    grey surround, with the homography that does it (the bench takes the boxes read back through it)."""
+    h, w = img.shape[:2]
+    dst = np.float32(corners(w, h))
+    dst -= dst.min(axis=0)
+    homography = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), dst)
+    size = tuple(int(v) for v in np.ceil(dst.max(axis=0)))
+    return cv2.warpPerspective(img, homography, size, borderValue=(114, 114, 114)), homography
+
+
+def _roll(degrees: float):
+    """The camera turned about its own axis (a phone held askew): the picture turned, on a larger canvas."""
+    def corners(w: float, h: float) -> list[tuple[float, float]]:
+        c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+        return [(x * c - y * s, x * s + y * c) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    return lambda i: _warp(i, corners)
+
+
 SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
     "none": ("the photo as taken", lambda i: i),
     "warm": ("tungsten light: red up 20 %, blue down 20 %",
@@ -53,6 +73,15 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
     "desat": ("half the colour saturation",
               lambda i: np.clip(0.5 * i + 0.5 * cv2.cvtColor(i, cv2.COLOR_BGR2GRAY)[..., None], 0, 255)
               .astype(np.uint8)),
+    "lower": ("the camera lower over the table: the far side of the picture 25 % narrower and 15 % flatter",
+              lambda i: _warp(i, lambda w, h: [(0.125 * w, 0), (0.875 * w, 0), (w, 0.85 * h), (0, 0.85 * h)])),
+    "steeper": ("the camera more overhead: the near side 25 % narrower",
+                lambda i: _warp(i, lambda w, h: [(0, 0), (w, 0), (0.875 * w, h), (0.125 * w, h)])),
+    "side": ("the camera moved to the left: the left side 20 % shorter",
+             lambda i: _warp(i, lambda w, h: [(0, 0.1 * h), (w, 0), (w, h), (0, 0.9 * h)])),
+    "roll15": ("the phone held 15 degrees askew", _roll(15)),
+    "roll30": ("the phone held 30 degrees askew", _roll(30)),
+    "roll45": ("the phone held 45 degrees askew (the table seen across a corner)", _roll(45)),
     "small": ("a 0.35x photo (a low-resolution camera)",
               lambda i: cv2.resize(i, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)),
     "tiny": ("a 0.15x photo (a thumbnail: 192 to 614 px wide here)",
