@@ -99,6 +99,7 @@ class Mix:
     standing: float = 0.0  # chance the hands stand (faces to their owners), seen by a phone low over the winner's seat
     white_backs: bool = True  # a white back looks exactly like a blank white dragon; real sets rarely have one
     wall_clear: bool = False  # the dead wall lies beyond its seat's fourth pond row (rounds 1-4 could overlap them)
+    rolled: float = 0.0  # chance a hand-held camera is turned 10-45 degrees about its axis (a phone held at a slant)
 
 
 MIXES: dict[int, Mix] = {
@@ -113,6 +114,8 @@ MIXES[3] = replace(MIXES[2], standing=0.3)
 MIXES[4] = replace(MIXES[3], white_backs=False)
 # Round 5 and later: round 3 with the dead wall clear of the ponds.
 MIXES[5] = replace(MIXES[3], wall_clear=True)
+# Round 10 on: round 5 with phones held at a slant (real photos turned 30-45 degrees read far worse: MODEL_CARD.md).
+MIXES[6] = replace(MIXES[5], rolled=0.25)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
@@ -403,8 +406,9 @@ def make_camera(target: np.ndarray, azimuth: float, elevation: float, roll: floa
 
 
 def frame_camera(rng: random.Random, region: tuple[float, float, float, float], size: tuple[int, int],
-                 kind: str, diagonal: float = 0.0) -> Camera:
-    """`kind`: "fixed" (over the table), "phone" (hand-held, any side) or "low" (a phone low over seat 0)."""
+                 kind: str, diagonal: float = 0.0, rolled: float = 0.0) -> Camera:
+    """`kind`: "fixed" (over the table), "phone" (hand-held, any side) or "low" (a phone low over seat 0);
+    `diagonal` and `rolled`: the chances a camera looks across a corner, and a hand-held one is held at a slant."""
     x1, y1, x2, y2 = region
     target = np.array([(x1 + x2) / 2 + rng.uniform(-15, 15), (y1 + y2) / 2 + rng.uniform(-15, 15), 0.0])
     if kind == "low":  # the player photographs their own standing hand
@@ -420,6 +424,8 @@ def frame_camera(rng: random.Random, region: tuple[float, float, float, float], 
     if diagonal and rng.random() < diagonal:  # a corner of the table towards the camera, rows run diagonally
         azimuth += math.radians(rng.choice((1, -1)) * rng.uniform(20, 35))
     roll = math.radians(rng.uniform(-5, 5))
+    if rolled and kind != "fixed" and rng.random() < rolled:  # drawn only then: earlier mixes render as they did
+        roll += math.radians(rng.choice((1, -1)) * rng.uniform(10, 45))
     hfov = math.radians(rng.uniform(48, 72))
     fill = rng.uniform(0.6, 0.95)
     corners = np.array([[x1, y1, 0], [x2, y1, 0], [x2, y2, 0], [x1, y2, 0]], float)
@@ -718,7 +724,7 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
     camera_kind = "fixed" if kind == "table" and rng.random() < 0.6 else "phone"
     if standing:
         camera_kind = "low"
-    cam = frame_camera(rng, region, size, camera_kind, m.diagonal)
+    cam = frame_camera(rng, region, size, camera_kind, m.diagonal, m.rolled)
     look = _look(rng, face_sets, m.white_backs)
     share = m.procedural if procedural is None else procedural
     side = random.Random(seed * 7_919 + 104_729)
