@@ -54,7 +54,8 @@ def _roll(degrees: float):
     return lambda i: _warp(i, corners)
 
 
-SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
+# a shift gives the changed picture, or (a camera moved) the picture and the homography from the photo to it
+SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray | tuple[np.ndarray, np.ndarray]]]] = {
     "none": ("the photo as taken", lambda i: i),
     "warm": ("tungsten light: red up 20 %, blue down 20 %",
              lambda i: np.clip(i * np.array([0.8, 1.0, 1.2]), 0, 255).astype(np.uint8)),
@@ -81,7 +82,7 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
              lambda i: _warp(i, lambda w, h: [(0, 0.1 * h), (w, 0), (w, h), (0, 0.9 * h)])),
     "roll15": ("the phone held 15 degrees askew", _roll(15)),
     "roll30": ("the phone held 30 degrees askew", _roll(30)),
-    "roll45": ("the phone held 45 degrees askew (the table seen across a corner)", _roll(45)),
+    "roll45": ("the phone held 45 degrees askew", _roll(45)),
     "small": ("a 0.35x photo (a low-resolution camera)",
               lambda i: cv2.resize(i, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)),
     "tiny": ("a 0.15x photo (a thumbnail: 192 to 614 px wide here)",
