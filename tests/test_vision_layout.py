@@ -754,6 +754,37 @@ def test_a_hand_seen_low_across_a_corner_whose_every_tile_reads_as_lying(degrees
     assert not any(t.sideways or t.upside_down for t in view.tiles[:10])
 
 
+@pytest.mark.parametrize("degrees", [30, -40])
+def test_a_dead_wall_seen_low_across_a_corner_whose_every_tile_reads_as_lying(degrees: float) -> None:
+    """Fixed: a dead wall seen low across a corner flips past the quarter turn as a whole, backs and indicators
+    alike; its tiles fell apart and no dora was read. A run of five or more lying tiles with faces between backs is
+    a wall's, standing upright."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    wall, _ = row("back back 3m 6p back back back", 300, 700)
+    tiles = rotate(hand + win + pon + wall, degrees)
+    for k in range(len(tiles) - len(wall), len(tiles)):
+        o = tiles[k].orientation
+        tiles[k] = dataclasses.replace(tiles[k], horizontal=True,  # past the quarter turn the way the rows turn
+                                       orientation=None if o is None else int(o + math.copysign(90, degrees)) % 360)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m", "6p")
+    assert view.hand.win == "2z" and not view.ponds
+
+
+@pytest.mark.parametrize("degrees", [30, -40])
+def test_a_lone_indicator_laid_out_seen_low_across_a_corner_that_reads_as_lying(degrees: float) -> None:
+    """Fixed: the indicator laid beyond the hand flipped past the quarter turn, and was read as a pond of one
+    riichi discard. Rows this far askew flip flat tiles; a first-discard riichi alone is the rarer sight."""
+    tiles = rotate(scoring_photo(), degrees)
+    o = tiles[-1].orientation
+    tiles[-1] = dataclasses.replace(tiles[-1], horizontal=True, orientation=int(o + math.copysign(90, degrees)) % 360)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m",) and not view.ponds
+    assert view.hand.win == "2z"
+
+
 @pytest.mark.parametrize("second_row", [True, False])
 def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(second_row: bool) -> None:
     """Fixed: seen low, a tile's box takes in its side, so the indicators' boxes overlap the pond row's and no gap

@@ -844,13 +844,16 @@ def _runs(ordered: list[_T]) -> list[tuple[bool, list[_T]]]:
     return out
 
 
-def _laid_out_dora(segs: list[list[_T]], hand_cy: float) -> list[_T]:
+def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -> list[_T]:
     """With no dead wall in the photo, the indicators laid out for it: a short row of upright tiles beyond the hand.
 
     When the winner's own pond is in the picture too (a close-up), its rows face the same way (or it is a lone
     riichi discard lying sideways); the indicators are then the row farthest from the hand, set off from the pond
     by a clear gap (pond rows touch), and no other seat's pond may be in sight (on a whole table they lie on the
-    dead wall, which was not found)."""
+    dead wall, which was not found). In a `skewed` view (rows SKEWED degrees or more off the picture's axes) a far
+    row whose every tile lies is laid-out indicators too: seen low near 45 degrees a flat tile passes the detector's
+    quarter turn, a pond never shows two riichi discards, and a pond of one riichi discard alone (riichi on the
+    first discard) is rarer than a flipped indicator."""
     loose = [s for s in segs if all(t.face_up for t in s)]
     if not loose:
         return []
@@ -858,7 +861,8 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float) -> list[_T]:
     if len(near) != len(loose) or len(near) > 4:
         return []
     far = min(near, key=lambda s: sum(t.cy for t in s) / len(s))
-    if len(far) > 5 or any(t.horizontal for t in far) or sum(t.cy for t in far) / len(far) >= hand_cy:
+    lying = any(t.horizontal for t in far) and not (skewed and all(t.horizontal for t in far))
+    if len(far) > 5 or lying or sum(t.cy for t in far) / len(far) >= hand_cy:
         return []
     height = sorted(t.y2 - t.y1 for t in far)[len(far) // 2]
     below = [s for s in near if s is not far]
@@ -911,14 +915,18 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
     never stand side by side at an upright tile's pitch (26 mm; beside each other they take 35), so such a pair, at
     the pitch of the upright pairs of the same row, is upright. Seen low as well, a whole row may flip: FLIPPED_RUN
     face-up tiles lying along their row one after another are upright too, since no table shows such a run (a called
-    or riichi tile lies alone, a side pond's rows line up four at most). Only that is changed: a lone tile lying
-    across the row keeps the detector's word (it may be a called or riichi tile)."""
+    or riichi tile lies alone, a side pond's rows line up four at most), and so is a dead wall's run of as many
+    lying tiles with its indicators between backs (backs of standing hands seen from above lie in a row, but show no
+    face; a side pond's row runs on into its wall, face first). Only that is changed: a lone tile lying across the
+    row keeps the detector's word (it may be a called or riichi tile)."""
     out = list(tiles)
     for chain in _chains(tiles):
         flip: set[int] = set()
-        for lying, group in itertools.groupby(chain, key=lambda i: tiles[i].horizontal and tiles[i].tile != "back"):
+        for lying, group in itertools.groupby(chain, key=lambda i: tiles[i].horizontal):
             run = list(group)
-            if lying and len(run) >= FLIPPED_RUN:
+            faces = [tiles[i].tile != "back" for i in run]
+            walled = not faces[0] and not faces[-1]  # a dead wall: its indicators between backs
+            if lying and len(run) >= FLIPPED_RUN and any(faces) and (all(faces) or walled):
                 flip.update(run)
         steps = [(tiles[b].centre[0] - tiles[a].centre[0], a, b) for a, b in zip(chain, chain[1:], strict=False)]
         upright = sorted(d for d, a, b in steps if not tiles[a].horizontal and not tiles[b].horizontal)
@@ -1025,7 +1033,8 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         taken = {t.i for t in wall}
     else:
         line_tiles = [t for s in hand_line_t for t in s]
-        row = _laid_out_dora(rest_segs, sum(t.cy for t in line_tiles) / len(line_tiles)) if line_tiles else []
+        row = _laid_out_dora(rest_segs, sum(t.cy for t in line_tiles) / len(line_tiles),
+                             abs(angle) >= SKEWED) if line_tiles else []
         dora = _order(row) if row else []
         taken = {t.i for t in row}
         if strays and not row:
