@@ -2,13 +2,13 @@
 
 Pure geometry on `SeenTile` values, so it is tested with hand-made detections. The steps:
 
-0. A photo taken across a corner of the table shows its rows running diagonally. The angle of the rows is measured
-   from each tile's nearest neighbour (modulo 90 degrees, so all four seats agree) and the tiles are turned back
-   into a frame where the rows run along the axes (`table_angle`, `_derotate`). Near 45 degrees perspective turns
-   part of a row past the detector's quarter turn; pairs of such tiles at an upright pitch are put back upright
-   (`_unsplit_rows`). Seen low across a corner, perspective turns the rows apart (the near hand more than the far
-   wall), so when the average angle gives no winning hand, angles near it are tried and the first that reads one
-   is kept (`RETRY_ANGLES`).
+0. A photo taken across a corner of the table shows its rows running diagonally. The angle of the rows is measured from
+   each tile's nearest neighbour (modulo 90 degrees, so all four seats agree) and the tiles are turned back into a frame
+   where the rows run along the axes (`table_angle`, `_derotate`). Near 45 degrees perspective turns part of a row past
+   the detector's quarter turn; pairs of such tiles at an upright pitch, and long runs of lying tiles (a hand, a dead
+   wall), are put back upright (`_unsplit_rows`). Seen low across a corner, perspective turns the rows apart (the near
+   hand more than the far wall), so when the average angle gives no winning hand, angles near it are tried and the first
+   that reads one is kept (`RETRY_ANGLES`).
 1. Tiles that touch side by side along a row become *segments*. A row of upright tiles runs across their long axis,
    so two tiles link horizontally only when one of them stands vertically in the image (a sideways tile joins a row
    of upright ones, but two stacked rows of upright tiles never merge), and vertically only when one lies
@@ -26,10 +26,10 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    beyond a meld's sideways tile (seen low: in the row, over it) makes an added kan. Seen low, where no tile of a
    meld looks wider than the others, the longer steps beside the called tile tell it. A hand row split by a gap
    (tiles laid a little apart) is read across the gap when the split one makes no winning hand.
-5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing
-   evenly, read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond
-   in a close-up). Backs lying about elsewhere (a jumble pushed aside, a tile knocked over beside a pond) make no
-   wall: face-up tiles touching them are discards.
+5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing evenly,
+   read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond in a close-up;
+   seen across a corner, even when its tiles all read lying). Backs lying about elsewhere (a jumble pushed aside, a tile
+   knocked over beside a pond) make no wall: face-up tiles touching them are discards.
 6. The rest are discard ponds: each segment is given to a seat by the way its tiles face (a lone tile standing as
    a pond's tiles do against its rows goes with it; one lying across, maybe a sideways riichi discard, by where it
    lies around the table centre). A seat's pond is its block of touching rows nearest the centre, on its side of the
