@@ -773,6 +773,25 @@ def test_a_dead_wall_seen_low_across_a_corner_whose_every_tile_reads_as_lying(de
     assert view.hand.win == "2z" and not view.ponds
 
 
+@pytest.mark.parametrize("degrees", [9, -12])
+def test_a_dead_wall_a_little_askew_whose_near_end_reads_as_lying(degrees: float) -> None:
+    """Fixed: seen low a few degrees askew, the near end of a dead wall (its indicator among them) passed the
+    detector's quarter turn; those tiles fell apart and the indicator was read as a riichi discard. Lying tiles at
+    the pitch of the upright ones beside them stand upright (the pair rule held only from 20 degrees)."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    wall, _ = row("back back 3m back back back back", 300, 700)
+    tiles = rotate(hand + win + pon + wall, degrees)
+    for k in range(len(tiles) - len(wall), len(tiles) - 3):  # back back 3m back
+        o = tiles[k].orientation
+        tiles[k] = dataclasses.replace(tiles[k], horizontal=True,
+                                       orientation=None if o is None else int(o + math.copysign(90, degrees)) % 360)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m",) and not view.ponds
+    assert view.hand.win == "2z"
+
+
 @pytest.mark.parametrize("degrees", [30, -40])
 def test_a_lone_indicator_laid_out_seen_low_across_a_corner_that_reads_as_lying(degrees: float) -> None:
     """Fixed: the indicator laid beyond the hand flipped past the quarter turn, and was read as a pond of one

@@ -911,9 +911,10 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
 
     Seen across a corner, the tiles of one row turn by up to 20 degrees between one end and the other
     (perspective), so near 45 degrees the nearest quarter turn that the detector and the classifier give flips
-    partway along the hand, and the rest of its upright tiles read as lying sideways. Two tiles lying sideways
-    never stand side by side at an upright tile's pitch (26 mm; beside each other they take 35), so such a pair, at
-    the pitch of the upright pairs of the same row, is upright. Seen low as well, a whole row may flip: FLIPPED_RUN
+    partway along the hand, and the rest of its upright tiles read as lying sideways; seen low, a flat row a few
+    degrees askew can flip at its near end too (a dead wall's). Two tiles lying sideways never stand side by side at
+    an upright tile's pitch (26 mm; beside each other they take 35), so such a pair, at the pitch of the upright
+    pairs of the same row, is upright. Seen low as well, a whole row may flip: FLIPPED_RUN
     face-up tiles lying along their row one after another are upright too, since no table shows such a run (a called
     or riichi tile lies alone, a side pond's rows line up four at most), and so is a dead wall's run of as many
     lying tiles with its indicators between backs (backs of standing hands seen from above lie in a row, but show no
@@ -930,7 +931,7 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
                 flip.update(run)
         steps = [(tiles[b].centre[0] - tiles[a].centre[0], a, b) for a, b in zip(chain, chain[1:], strict=False)]
         upright = sorted(d for d, a, b in steps if not tiles[a].horizontal and not tiles[b].horizontal)
-        if abs(angle) >= SKEWED and len(upright) >= 2:
+        if len(upright) >= 2:
             pitch = upright[len(upright) // 2]
             flip |= {i for d, a, b in steps if tiles[a].horizontal and tiles[b].horizontal and d < WIDE * pitch
                      for i in (a, b)}
