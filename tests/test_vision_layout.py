@@ -804,6 +804,24 @@ def test_a_lone_indicator_laid_out_seen_low_across_a_corner_that_reads_as_lying(
     assert view.hand.win == "2z"
 
 
+@pytest.mark.parametrize("degrees", [0, 30])
+def test_indicators_laid_out_beyond_the_hand_that_read_as_lying_side_by_side(degrees: float) -> None:
+    """Fixed: seen low, laid-out indicators that passed the quarter turn were read as a pond of riichi discards (two
+    of them, which no pond shows; or one alone beyond the hand, riichi on the first discard, the rarer sight).
+    Lying side by side they make no segment, so each lone one of the far row is taken in."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    dora, _ = row("3m 6p", 300, 700)
+    tiles = rotate(hand + win + pon + dora, degrees)
+    for k in (-2, -1):
+        tiles[k] = dataclasses.replace(tiles[k], horizontal=True,
+                                       orientation=int(tiles[k].orientation + math.copysign(90, degrees)) % 360)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m", "6p") and not view.ponds
+    assert view.hand.win == "2z"
+
+
 @pytest.mark.parametrize("second_row", [True, False])
 def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(second_row: bool) -> None:
     """Fixed: seen low, a tile's box takes in its side, so the indicators' boxes overlap the pond row's and no gap

@@ -850,10 +850,10 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
     When the winner's own pond is in the picture too (a close-up), its rows face the same way (or it is a lone
     riichi discard lying sideways); the indicators are then the row farthest from the hand, set off from the pond
     by a clear gap (pond rows touch), and no other seat's pond may be in sight (on a whole table they lie on the
-    dead wall, which was not found). In a `skewed` view (rows SKEWED degrees or more off the picture's axes) a far
-    row whose every tile lies is laid-out indicators too: seen low near 45 degrees a flat tile passes the detector's
-    quarter turn, a pond never shows two riichi discards, and a pond of one riichi discard alone (riichi on the
-    first discard) is rarer than a flipped indicator."""
+    dead wall, which was not found). A far row whose every tile lies is laid-out indicators too, in a `skewed` view
+    (rows SKEWED degrees or more off the picture's axes) or when nothing else lies loose beyond the hand: seen low a
+    flat tile passes the detector's quarter turn, a pond never shows two riichi discards, and a pond of one riichi
+    discard alone (riichi on the first discard) is rarer than a flipped indicator."""
     loose = [s for s in segs if all(t.face_up for t in s)]
     if not loose:
         return []
@@ -861,7 +861,14 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
     if len(near) != len(loose) or len(near) > 4:
         return []
     far = min(near, key=lambda s: sum(t.cy for t in s) / len(s))
-    lying = any(t.horizontal for t in far) and not (skewed and all(t.horizontal for t in far))
+    if all(t.horizontal for t in far):  # lying tiles side by side make no segment: the lone ones of its row join it
+        tall = statistics.median(t.y2 - t.y1 for t in far)
+        row = [s for s in near if all(t.horizontal for t in s)
+               and abs(statistics.median(t.cy for t in s) - statistics.median(t.cy for t in far)) < tall / 2]
+        far = [t for s in row for t in s]
+        near = [s for s in near if s not in row] + [far]
+    flipped = (skewed or len(near) == 1) and all(t.horizontal for t in far)
+    lying = any(t.horizontal for t in far) and not flipped
     if len(far) > 5 or lying or sum(t.cy for t in far) / len(far) >= hand_cy:
         return []
     height = sorted(t.y2 - t.y1 for t in far)[len(far) // 2]
