@@ -822,6 +822,17 @@ def test_indicators_laid_out_beyond_the_hand_that_read_as_lying_side_by_side(deg
     assert view.hand.win == "2z"
 
 
+def test_indicators_laid_out_beyond_the_hand_most_of_which_read_as_lying() -> None:
+    """Fixed: seen low, three of four laid-out indicators passed the quarter turn and the row was read as a pond
+    with three riichi discards. A pond shows one at most, so two or more lying tiles in the far row are flipped."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    win, x = row("2z", x + 25, 800)
+    pon, _ = row("s:7z 7z 7z", x + 45, 800)
+    dora = [side("3m", 300, 700), side("6p", 341, 700), side("9s", 382, 700), up("1z", 423, 700)]
+    view = build_view(hand + win + pon + dora, int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("3m", "6p", "9s", "1z") and not view.ponds
+
+
 @pytest.mark.parametrize("second_row", [True, False])
 def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(second_row: bool) -> None:
     """Fixed: seen low, a tile's box takes in its side, so the indicators' boxes overlap the pond row's and no gap

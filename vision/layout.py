@@ -850,26 +850,27 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
     When the winner's own pond is in the picture too (a close-up), its rows face the same way (or it is a lone
     riichi discard lying sideways); the indicators are then the row farthest from the hand, set off from the pond
     by a clear gap (pond rows touch), and no other seat's pond may be in sight (on a whole table they lie on the
-    dead wall, which was not found). A far row whose every tile lies is laid-out indicators too, in a `skewed` view
-    (rows SKEWED degrees or more off the picture's axes) or when nothing else lies loose beyond the hand: seen low a
-    flat tile passes the detector's quarter turn, a pond never shows two riichi discards, and a pond of one riichi
-    discard alone (riichi on the first discard) is rarer than a flipped indicator."""
+    dead wall, which was not found). Seen low a flat tile passes the detector's quarter turn, so a far row with two
+    or more tiles lying is laid-out indicators too (a pond never shows two riichi discards), and so is one whose
+    every tile lies in a `skewed` view (rows SKEWED degrees or more off the picture's axes) or with nothing else
+    loose beyond the hand (a pond of one riichi discard alone, riichi on the first discard, is the rarer sight)."""
     loose = [s for s in segs if all(t.face_up for t in s)]
     if not loose:
         return []
     near = [s for s in loose if len(s) == 1 or (_axis(s) == "h" and _facing(s, "h") in (0, None))]
     if len(near) != len(loose) or len(near) > 4:
         return []
+    def middle(s: list[_T]) -> float:
+        return statistics.median(t.cy for t in s)
+
     far = min(near, key=lambda s: sum(t.cy for t in s) / len(s))
-    if all(t.horizontal for t in far):  # lying tiles side by side make no segment: the lone ones of its row join it
-        tall = statistics.median(t.y2 - t.y1 for t in far)
-        row = [s for s in near if all(t.horizontal for t in s)
-               and abs(statistics.median(t.cy for t in s) - statistics.median(t.cy for t in far)) < tall / 2]
-        far = [t for s in row for t in s]
-        near = [s for s in near if s not in row] + [far]
-    flipped = (skewed or len(near) == 1) and all(t.horizontal for t in far)
-    lying = any(t.horizontal for t in far) and not flipped
-    if len(far) > 5 or lying or sum(t.cy for t in far) / len(far) >= hand_cy:
+    tall = statistics.median(t.y2 - t.y1 for t in far)  # lying tiles side by side make no segment: the lone ones
+    row = [s for s in near if (s is far or all(t.horizontal for t in s)) and abs(middle(s) - middle(far)) < tall / 2]
+    far = [t for s in row for t in s]  # of the far row join it
+    near = [s for s in near if s not in row] + [far]
+    n_lying = sum(t.horizontal for t in far)
+    flipped = n_lying >= 2 or (n_lying == len(far) and (skewed or len(near) == 1))
+    if len(far) > 5 or (n_lying and not flipped) or sum(t.cy for t in far) / len(far) >= hand_cy:
         return []
     height = sorted(t.y2 - t.y1 for t in far)[len(far) // 2]
     below = [s for s in near if s is not far]
@@ -879,9 +880,6 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
     # Seen low, a tile's box takes in its side, so the boxes of touching rows overlap and a gap between the boxes
     # shows no more: the step from the pond's rows to this one tells instead, or else that it holds fewer tiles
     # than the full row it lies beyond (rows fill from the centre out, so a row beyond a full one is no discards).
-    def middle(s: list[_T]) -> float:
-        return statistics.median(t.cy for t in s)
-
     rows = sorted((s for s in below if len(s) > 1), key=middle)
     if len(rows) >= 2:
         return far if middle(rows[0]) - middle(far) > SET_OFF * (middle(rows[1]) - middle(rows[0])) else []
