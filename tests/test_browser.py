@@ -219,7 +219,7 @@ def test_furiten_check_page(server, browser):
         page.fill("#f-discards", "")
         page.check("#f-read")
         page.click("#f-check")
-        expect(page.locator("#f-result")).to_contain_text("FURITEN")
+        expect(page.locator("#f-result")).to_contain_text("FURITEN", timeout=30000)  # the models read the photo
         expect(page.locator("#f-discards")).to_have_value("3z4m13p45z1s4z7m2p1z5s9m")
 
 
