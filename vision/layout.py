@@ -942,13 +942,14 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
                      for i in (a, b)}
         ups = Counter(tiles[i].orientation for i in chain
                       if not tiles[i].horizontal and tiles[i].orientation is not None)
+        row_up = ups.most_common(1)[0][0] if ups else None
         for i in flip:
             t = tiles[i]
             x, y = t.centre
             w, h = t.box[3] - t.box[1], t.box[2] - t.box[0]  # the box turns a quarter
             up = t.orientation
             if up is not None:  # as the row's upright tiles show, else turned back a quarter the way the row turns
-                up = ups.most_common(1)[0][0] if ups else int(up - math.copysign(90, angle)) % 360
+                up = row_up if row_up is not None else int(up - math.copysign(90, angle)) % 360
             out[i] = dataclasses.replace(t, box=(x - w / 2, y - h / 2, x + w / 2, y + h / 2), horizontal=False,
                                          orientation=up)
     return out
