@@ -258,3 +258,36 @@ def test_round_six_holds_a_quarter_of_phones_at_a_slant() -> None:
     scene = make_scene(3, size=(480, 360), fonts=False, mix=6)
     for lb in scene.labels:
         assert lb.det == det_class(lb.name != "back", lb.orientation)
+
+
+def test_round_seven_lays_point_sticks_and_dice_off_the_tiles_and_labels_none() -> None:
+    """The round-8 detector reads a point stick as a row of backs and pinzu (models/MODEL_CARD.md): round 7 puts
+    sticks and dice on the table, unlabelled. They have their own random stream, so a scene's tiles, camera and
+    labels are those of round 6."""
+    import random
+
+    import cv2
+
+    from vision.synth import MIXES, _prop_corners, _tile_outline, build_layout, place_props
+
+    kinds: Counter = Counter()
+    riichi = sticks = 0
+    for seed in range(30):
+        blocks, truth, _ = build_layout(random.Random(seed), "table", MIXES[7])
+        props = place_props(random.Random(seed), blocks, truth)
+        kinds.update(p.kind for p in props)
+        outlines = [_tile_outline(b) for b in blocks]
+        for p in props:
+            footprint = np.float32(_prop_corners(p)[0][:, :2])
+            assert all(cv2.intersectConvexConvex(footprint, o)[0] == 0 for o in outlines)
+        riichi += sum(r is not None for r in truth.riichi.values())
+        sticks += sum(p.kind == "stick" and p.marks == 1000 for p in props)
+    assert riichi > 20 and sticks >= 0.9 * riichi  # a riichi stick by (nearly) every pond with a riichi discard
+    assert kinds["stick"] > 60 and kinds["die"] > 5
+
+    with_props = [s for s in range(12) if random.Random(s * 7_927 + 15_485_863).random() < MIXES[7].props]
+    seed = with_props[0]
+    six = make_scene(seed, size=(480, 360), fonts=False, mix=6)
+    seven = make_scene(seed, size=(480, 360), fonts=False, mix=7)
+    assert seven.labels == six.labels and seven.truth == six.truth
+    assert not np.array_equal(seven.image, six.image)

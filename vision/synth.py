@@ -40,6 +40,18 @@ class Block:
     standing: bool = False  # stood on its long edge, face towards its owner (a hand row seen from the player's seat)
 
 
+@dataclass(frozen=True)
+class Prop:
+    """Something on the table that is no tile: a point stick (tenbou) or a die. Drawn, never labelled, so the
+    detector learns to pass it by."""
+
+    kind: str  # "stick" or "die"
+    x: float
+    y: float
+    angle: float  # radians, the stick's long axis from +x
+    marks: int  # a stick's value (100, 1000, 5000, 10000), a die's face up (1-6)
+
+
 @dataclass
 class MeldTruth:
     kind: str  # chi, pon, kan, added-kan, closed-kan
@@ -100,6 +112,7 @@ class Mix:
     white_backs: bool = True  # a white back looks exactly like a blank white dragon; real sets rarely have one
     wall_clear: bool = False  # the dead wall lies beyond its seat's fourth pond row (rounds 1-4 could overlap them)
     rolled: float = 0.0  # chance a hand-held camera is turned 10-45 degrees about its axis (a phone held at a slant)
+    props: float = 0.0  # chance a scene has point sticks (riichi sticks by the ponds, honba, loose ones) and dice
 
 
 MIXES: dict[int, Mix] = {
@@ -116,6 +129,9 @@ MIXES[4] = replace(MIXES[3], white_backs=False)
 MIXES[5] = replace(MIXES[3], wall_clear=True)
 # Round 10 on: round 5 with phones held at a slant (real photos turned 30-45 degrees read far worse: MODEL_CARD.md).
 MIXES[6] = replace(MIXES[5], rolled=0.25)
+# Round 10 on: round 6 with point sticks and dice on the table (the round-8 detector read a riichi stick as a row of
+# backs and pinzu: MODEL_CARD.md).
+MIXES[7] = replace(MIXES[6], props=0.6)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
@@ -372,6 +388,154 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1], standing: b
     return blocks, truth, (min(xs) - 25, min(ys) - 25, max(xs) + 25, max(ys) + 25)
 
 
+# ---------------------------------------------------------------------------------------------- sticks and dice
+
+STICK_L, STICK_W, STICK_T = 87.0, 8.5, 3.5  # mm: a point stick (tenbou)
+DIE = 14.0  # mm: a die's edge
+STICK_VALUES = (100, 100, 100, 1000, 1000, 5000, 10000)
+
+
+def _prop_size(p: Prop) -> tuple[float, float, float]:
+    return (STICK_L, STICK_W, STICK_T) if p.kind == "stick" else (DIE, DIE, DIE)
+
+
+def _prop_corners(p: Prop) -> tuple[np.ndarray, np.ndarray]:
+    """(base, top): the prop's footprint on the table and its top, TL TR BR BL with the length along the top's x."""
+    length, width, height = _prop_size(p)
+    a = np.array([math.cos(p.angle), math.sin(p.angle), 0.0])
+    n = np.array([-a[1], a[0], 0.0])
+    c = np.array([p.x, p.y, 0.0])
+    base = np.array([c + sa * length / 2 * a + sn * width / 2 * n for sa, sn in ((-1, 1), (1, 1), (1, -1), (-1, -1))])
+    return base, base + [0.0, 0.0, height]
+
+
+def _tile_outline(b: Block) -> np.ndarray:
+    """A tile's outline on the table, a little generous (a scene's tiles are up to 12 % larger than TILE_W/H/T)."""
+    u = np.array([math.cos(b.up), math.sin(b.up)])
+    r = np.array([u[1], -u[0]])
+    c = np.array([b.x, b.y]) + (u * TILE_T / 2 if b.standing else 0.0)
+    half_u = 0.6 * (TILE_T if b.standing else TILE_H)
+    return np.float32([c + sr * 0.6 * TILE_W * r + su * half_u * u for sr, su in ((-1, 1), (1, 1), (1, -1), (-1, -1))])
+
+
+def place_props(rng: random.Random, blocks: list[Block], truth: SceneTruth) -> list[Prop]:
+    """Point sticks and dice where players leave them: a 1000-point stick by each pond with a riichi discard (on the
+    table's centre side of it or on its owner's) or beyond a close-up's hand, honba sticks side by side, loose sticks
+    and dice anywhere free. A prop is dropped where it would lie on a tile."""
+    outlines = [_tile_outline(b) for b in blocks]
+    props: list[Prop] = []
+
+    def put(kind: str, x: float, y: float, angle: float, marks: int) -> bool:
+        p = Prop(kind, x, y, angle, marks)
+        outline = np.float32(_prop_corners(p)[0][:, :2])
+        if any(cv2.intersectConvexConvex(outline, o)[0] > 0 for o in outlines):
+            return False
+        props.append(p)
+        outlines.append(outline)
+        return True
+
+    def local(b: Block, seat: int) -> tuple[float, float]:
+        return _rot(b.x, b.y, -seat)
+
+    def by_seat(roles: tuple[str, ...], seat: int, near: bool, value: int) -> None:
+        """A stick along the seat's rows, beyond (`near` False: on the centre side of) or before the tiles of
+        `roles`."""
+        pts = [local(b, seat) for b in blocks if b.role in roles]
+        if not pts:
+            return
+        ys = [y for _, y in pts]
+        for _ in range(6):  # the centre side may be crowded by the other ponds: try again, there or on the other
+            lx = float(np.mean([x for x, _ in pts])) + rng.uniform(-25, 25)
+            ly = min(ys) - TILE_H / 2 - rng.uniform(6, 18) if near else max(ys) + TILE_H / 2 + rng.uniform(6, 40)
+            if put("stick", *_rot(lx, ly, seat), seat * math.pi / 2 + rng.uniform(-0.15, 0.15), value):
+                return
+            near = not near
+
+    for seat, riichi in truth.riichi.items():
+        if riichi is not None:
+            by_seat((f"pond{seat}",), seat, rng.random() < 0.35, 1000)
+    if truth.kind == "closeup" and not truth.riichi and rng.random() < 0.4:
+        by_seat(("hand", "win", "meld"), 0, False, 1000)
+    xs, ys = [b.x for b in blocks], [b.y for b in blocks]
+    x1, y1, x2, y2 = min(xs) - 60, min(ys) - 60, max(xs) + 60, max(ys) + 60
+    if rng.random() < 0.35:  # honba: 100-point sticks side by side
+        x, y, angle = rng.uniform(x1, x2), rng.uniform(y1, y2), rng.choice((0, 0.5, 1, 1.5)) * math.pi
+        n = np.array([-math.sin(angle), math.cos(angle)])
+        for k in range(rng.randint(1, 4)):
+            if not put("stick", x + k * 11 * n[0], y + k * 11 * n[1], angle + rng.uniform(-0.04, 0.04), 100):
+                break
+    for _ in range(rng.choice((0, 1, 1, 2, 3))):  # loose sticks
+        angle = rng.uniform(0, math.pi) if rng.random() < 0.4 else rng.randrange(4) * math.pi / 2 + rng.uniform(
+            -0.2, 0.2)
+        for _ in range(8):
+            if put("stick", rng.uniform(x1, x2), rng.uniform(y1, y2), angle, rng.choice(STICK_VALUES)):
+                break
+    if rng.random() < (0.4 if truth.kind == "table" else 0.15):  # the two dice of the deal
+        cx, cy = (0.0, 0.0) if truth.kind == "table" else (rng.uniform(x1, x2), rng.uniform(y1, y2))
+        for _ in range(2):
+            for _ in range(8):
+                if put("die", cx + rng.uniform(-45, 45), cy + rng.uniform(-45, 45), rng.uniform(0, math.pi / 2),
+                       rng.randint(1, 6)):
+                    break
+    return props
+
+
+def _prop_texture(p: Prop, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The prop's top (BGR, 4 px per mm), its alpha (a stick's round ends, a die's round corners) and its colour."""
+    length, width, _ = _prop_size(p)
+    w, h = int(length * 4), int(width * 4)
+    colour = np.array(rng.choice([(238, 242, 244), (225, 236, 242), (215, 232, 240), (240, 240, 240)]), float)
+    if p.kind == "stick" and rng.random() < 0.15:  # a coloured set
+        colour = np.array(rng.choice([(200, 170, 90), (120, 200, 230), (140, 190, 140), (60, 60, 60)]), float)
+    across = 0.8 + 0.2 * np.sin(np.linspace(0, np.pi, h)) if p.kind == "stick" else np.ones(h)
+    tex = np.clip(colour[None, None, :] * across[:, None, None] * np.ones((h, w, 1)), 0, 255).astype(np.uint8)
+    red, black = (40, 40, 200), (30, 30, 30)
+    dot = max(2, round(h * (0.14 if p.kind == "die" else 0.2)))
+
+    def spot(fx: float, fy: float, c: tuple[int, int, int], r: int = dot) -> None:
+        cv2.circle(tex, (round(fx * w), round(fy * h)), r, c, -1, cv2.LINE_AA)
+
+    if p.kind == "die":
+        pips = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+                4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]}
+        pips[5] = pips[4] + pips[1]
+        pips[6] = pips[4] + [(0.25, 0.5), (0.75, 0.5)]
+        for fx, fy in pips[p.marks]:
+            spot(fx, fy, red if p.marks == 1 else black, dot * 2 if p.marks == 1 else dot)
+        alpha = _rounded_alpha(w, h, h * 0.15)
+    else:
+        if p.marks == 100:
+            for end in (0.2, 0.8):
+                for dx in (-0.04, 0.04):
+                    for fy in (0.3, 0.7):
+                        spot(end + dx, fy, black, max(1, dot // 2))
+        elif p.marks == 1000:
+            spot(0.5, 0.5, red, dot + 1)
+        else:
+            spot(0.5, 0.5, red, dot + 1)
+            for k in range(1, 3 if p.marks == 5000 else 5):
+                for side in (-1, 1):
+                    spot(0.5 + side * k * 0.07, 0.5, black, max(1, dot // 2))
+        alpha = _rounded_alpha(w, h, h / 2 - 0.5)
+    return tex, alpha, colour
+
+
+def _draw_prop(img: np.ndarray, p: Prop, cam: Camera, light: np.ndarray, ambient: float, rng: random.Random
+               ) -> np.ndarray:
+    """Draws the prop; returns its outline in the image (it hides what lies behind it)."""
+    base, top = _prop_corners(p)
+    tex, alpha, colour = _prop_texture(p, rng)
+    a, n = (top[1] - top[0]) / np.linalg.norm(top[1] - top[0]), (top[0] - top[3]) / np.linalg.norm(top[0] - top[3])
+    for (i, j), normal in (((0, 1), n), ((1, 2), a), ((2, 3), -n), ((3, 0), -a)):
+        mid = (base[i] + top[j]) / 2
+        if float(normal @ (cam.centre - mid)) > 0:
+            quad = cam.project(np.array([base[i], base[j], top[j], top[i]]))
+            cv2.fillConvexPoly(img, quad.astype(np.int32), _shade(colour * 0.9, normal, light, ambient), cv2.LINE_AA)
+    lit = ambient + (1 - ambient) * max(float(light[2]), 0.3)
+    _paste_texture(img, np.clip(tex * lit, 0, 255).astype(np.uint8), cam.project(top), alpha)
+    return cam.project(np.vstack([base, top]))
+
+
 # ---------------------------------------------------------------------------------------------- the camera
 
 
@@ -544,7 +708,12 @@ def _look(rng: random.Random, face_sets: tuple[FaceSet, ...], white_backs: bool 
                 rng.uniform(0.9, 1.12))
 
 
-def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random) -> tuple[np.ndarray, list[TileLabel]]:
+def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random, props: list[Prop] | None = None,
+           prop_rng: random.Random | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+    """The scene's picture and its labels. `props` are drawn with their own random stream (`prop_rng`), so a scene
+    without them renders as it did before they existed."""
+    props = props or []
+    prop_rng = prop_rng or random.Random(0)
     nrng = np.random.default_rng(rng.randrange(2**31))
     w_img, h_img = cam.size
     # table cloth: warp a 2 m texture onto the table plane with the plane-to-image homography
@@ -575,15 +744,26 @@ def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random) -> 
         box = np.vstack([base, top])
         pts = cam.project(box - light[None, :] * (box[:, 2:3] / light[2]))
         cv2.fillConvexPoly(shadow, cv2.convexHull(pts.astype(np.int32)), 255, cv2.LINE_AA)
+    for p in props:
+        box = np.vstack(_prop_corners(p))
+        pts = cam.project(box - light[None, :] * (box[:, 2:3] / light[2]))
+        cv2.fillConvexPoly(shadow, cv2.convexHull(pts.astype(np.int32)), 255, cv2.LINE_AA)
     k = max(3, int(w_img / 300) | 1)
     shadow = cv2.GaussianBlur(shadow, (k * 2 + 1, k * 2 + 1), 0).astype(np.float32) / 255.0
     img = (img.astype(np.float32) * (1 - rng.uniform(0.25, 0.5) * shadow[:, :, None])).astype(np.uint8)
 
     face_alpha = _rounded_alpha(120, 160, 12)
-    order = sorted(blocks, key=lambda b: -float(np.linalg.norm(np.array([b.x, b.y, b.z]) - cam.centre)))
+    def far(o: Block | Prop) -> float:
+        return -float(np.linalg.norm(np.array([o.x, o.y, getattr(o, "z", 0.0)]) - cam.centre))
+
+    order = sorted([*blocks, *props], key=far)
     owner = np.zeros((h_img, w_img), np.int32)  # which block is in front at each pixel: tiles hidden behind others
     candidates: list[tuple[int, TileLabel, np.ndarray]] = []
     for k, b in enumerate(order, start=1):
+        if isinstance(b, Prop):
+            pts = _draw_prop(img, b, cam, light, ambient, prop_rng)
+            cv2.fillConvexPoly(owner, cv2.convexHull(pts.astype(np.int32)), -1)
+            continue
         base, top, up, normal = _block_corners(b, w, h, t)
         r = np.cross(up, normal)
         split = base + normal * t * (1 - look.back_frac if b.face_up else look.back_frac)
@@ -730,7 +910,11 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
     side = random.Random(seed * 7_919 + 104_729)
     if fonts and share > 0 and side.random() < share:
         look = _procedural_look(look, side.randrange(2**31), m.white_backs) or look
-    img, labels = render(blocks, cam, look, rng)
+    props: list[Prop] = []
+    prop_rng = random.Random(seed * 7_927 + 15_485_863)  # its own stream: earlier mixes render as they did
+    if m.props and prop_rng.random() < m.props:
+        props = place_props(prop_rng, blocks, truth)
+    img, labels = render(blocks, cam, look, rng, props, prop_rng)
     truth.viewer_seat = _viewer_seat(cam)
     return Scene(degrade(img, rng, strength), labels, truth, look.faces.name, cam)
 
