@@ -291,3 +291,7 @@ def test_round_seven_lays_point_sticks_and_dice_off_the_tiles_and_labels_none() 
     seven = make_scene(seed, size=(480, 360), fonts=False, mix=7)
     assert seven.labels == six.labels and seven.truth == six.truth
     assert not np.array_equal(seven.image, six.image)
+    assert seven.props and not six.props  # outlines in the image, for the benchmark's count of tiles read on them
+    for lb in seven.labels:
+        centre = ((lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2)
+        assert all(cv2.pointPolygonTest(o, centre, False) < 0 for o in seven.props)

@@ -87,13 +87,15 @@ def seen_parts(view: TableView) -> dict:
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
-    rows = rows_ok = 0
+    rows = rows_ok = props = on_props = 0
     hands: Counter = Counter()
     hands_ok: Counter = Counter()
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
         scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix)
         view = read_view(rec, scene.image)
         tiles = list(view.tiles)
+        props += len(scene.props)
+        on_props += sum(any(cv2.pointPolygonTest(o, t.centre, False) >= 0 for o in scene.props) for t in tiles)
         pairs = match(scene.labels, tiles)
         n_labels += len(scene.labels)
         n_tiles += len(tiles)
@@ -128,7 +130,8 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
             "located": round(found / max(n_labels, 1), 4), "red_five_recall": round(red_ok / max(red, 1), 4),
             "red_fives": red, "sideways_accuracy": round(side_ok / max(side, 1), 4), "sideways": side,
             "exact_rows": round(rows_ok / max(rows, 1), 4),
-            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)}}
+            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)},
+            **({"props": props, "tiles_on_props": on_props} if props else {})}
 
 
 def _real_rows(labels_path: Path):
@@ -341,7 +344,8 @@ def _print(r: dict) -> None:
         print(f"  {key}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  red-five recall "
               f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
               f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
-              f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else ""))
+              f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else "")
+              + (f"  tiles read on {s['props']} point sticks and dice: {s['tiles_on_props']}" if "props" in s else ""))
     if "real_turned" in r:
         print("  real, the photos turned (no EXIF): " + "; ".join(
             f"{deg} degrees P {v['precision']:.3f} R {v['recall']:.3f} rows {v['exact_rows']:.3f}"

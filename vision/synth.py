@@ -90,6 +90,7 @@ class Scene:
     truth: SceneTruth
     style: str = ""  # the tile set drawn: a vision.art FaceSet name or "procedural-<seed>"
     camera: Camera | None = None  # the camera it was seen through (benchmarks split results by view)
+    props: list[np.ndarray] = field(default_factory=list)  # outlines of point sticks and dice in the image (no tiles)
 
 
 @dataclass(frozen=True)
@@ -916,7 +917,8 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
         props = place_props(prop_rng, blocks, truth)
     img, labels = render(blocks, cam, look, rng, props, prop_rng)
     truth.viewer_seat = _viewer_seat(cam)
-    return Scene(degrade(img, rng, strength), labels, truth, look.faces.name, cam)
+    outlines = [cv2.convexHull(cam.project(np.vstack(_prop_corners(p))).astype(np.float32)) for p in props]
+    return Scene(degrade(img, rng, strength), labels, truth, look.faces.name, cam, outlines)
 
 
 def _viewer_seat(cam: Camera) -> int:

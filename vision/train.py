@@ -83,7 +83,8 @@ def _hardware(device: str, workers: int, hours: float | None, cache: bool) -> di
 
 
 def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str,
-                   init: Path | None = None, warmup: float = 3.0, hw: dict | None = None) -> Path:
+                   init: Path | None = None, warmup: float = 3.0, hw: dict | None = None,
+                   freeze: int = 0) -> Path:
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
@@ -95,12 +96,14 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, resume: bool
                 warmup_epochs=warmup, pretrained=str(init) if init else False,
                 project=str(ROOT / "runs"), name=name, exist_ok=True, **(hw or _hardware("cpu", 2, None, False)),
                 plots=False, fliplr=0.5, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=3, scale=0.5,
-                translate=0.1, hsv_h=0.02, patience=1000, save_period=1, seed=0, deterministic=False, val=True)
+                translate=0.1, hsv_h=0.02, patience=1000, save_period=1, seed=0, deterministic=False, val=True,
+                freeze=freeze or None)
     return run
 
 
 def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bool, name: str,
-                     init: Path | None = None, warmup: float = 3.0, hw: dict | None = None) -> Path:
+                     init: Path | None = None, warmup: float = 3.0, hw: dict | None = None,
+                     freeze: int = 0) -> Path:
     from ultralytics import YOLO
 
     run = ROOT / "runs" / name
@@ -112,7 +115,7 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
                 pretrained=str(init) if init else False, warmup_epochs=warmup, project=str(ROOT / "runs"),
                 name=name, exist_ok=True, **(hw or _hardware("cpu", 2, None, False)), plots=False,
                 fliplr=0.0, flipud=0.0, erasing=0.0, scale=0.15, hsv_h=0.01, hsv_s=0.4, hsv_v=0.4,
-                auto_augment=None, patience=1000, save_period=1, seed=0, deterministic=False)
+                auto_augment=None, patience=1000, save_period=1, seed=0, deterministic=False, freeze=freeze or None)
     return run
 
 
@@ -181,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="data-loading processes (on CPU ultralytics loads in the main process)")
         s.add_argument("--hours", type=float, default=None, help="train for this long instead of --epochs")
         s.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
+        s.add_argument("--freeze", type=int, default=0,
+                       help="keep the first N layers as --init has them (a short fine-tune on CPU forgets less)")
     e = sub.add_parser("export")
     e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
     e.add_argument("--cls", type=Path, nargs="+", default=[ROOT / "runs" / "cls" / "weights" / "best.pt"],
@@ -194,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd in ("detect", "classify"):
         train = train_detector if a.cmd == "detect" else train_classifier
         train(a.data, a.epochs, a.imgsz, a.batch, a.resume, a.name, a.init, a.warmup,
-              _hardware(a.device, a.workers, a.hours, a.cache))
+              _hardware(a.device, a.workers, a.hours, a.cache), a.freeze)
     else:
         export(a.det, a.cls, a.out, a.det_imgsz, a.cls_imgsz, a.quantize)
     return 0
