@@ -50,6 +50,8 @@ class Prop:
     y: float
     angle: float  # radians, the stick's long axis from +x
     marks: int  # a stick's value (100, 1000, 5000, 10000), a die's face up (1-6)
+    length: float = 0.0  # mm, a stick's (sets differ: 80-100 x 7.5-11 mm); 0: STICK_L x STICK_W
+    width: float = 0.0
 
 
 @dataclass
@@ -397,7 +399,7 @@ STICK_VALUES = (100, 100, 100, 1000, 1000, 5000, 10000)
 
 
 def _prop_size(p: Prop) -> tuple[float, float, float]:
-    return (STICK_L, STICK_W, STICK_T) if p.kind == "stick" else (DIE, DIE, DIE)
+    return (p.length or STICK_L, p.width or STICK_W, STICK_T) if p.kind == "stick" else (DIE, DIE, DIE)
 
 
 def _prop_corners(p: Prop) -> tuple[np.ndarray, np.ndarray]:
@@ -426,8 +428,10 @@ def place_props(rng: random.Random, blocks: list[Block], truth: SceneTruth) -> l
     outlines = [_tile_outline(b) for b in blocks]
     props: list[Prop] = []
 
+    length, width = rng.uniform(80, 100), rng.uniform(7.5, 11)  # one set of sticks per table
+
     def put(kind: str, x: float, y: float, angle: float, marks: int) -> bool:
-        p = Prop(kind, x, y, angle, marks)
+        p = Prop(kind, x, y, angle, marks, length, width) if kind == "stick" else Prop(kind, x, y, angle, marks)
         outline = np.float32(_prop_corners(p)[0][:, :2])
         if any(cv2.intersectConvexConvex(outline, o)[0] > 0 for o in outlines):
             return False
@@ -488,10 +492,15 @@ def _prop_texture(p: Prop, rng: random.Random) -> tuple[np.ndarray, np.ndarray, 
     colour = np.array(rng.choice([(238, 242, 244), (225, 236, 242), (215, 232, 240), (240, 240, 240)]), float)
     if p.kind == "stick" and rng.random() < 0.15:  # a coloured set
         colour = np.array(rng.choice([(200, 170, 90), (120, 200, 230), (140, 190, 140), (60, 60, 60)]), float)
-    across = 0.8 + 0.2 * np.sin(np.linspace(0, np.pi, h)) if p.kind == "stick" else np.ones(h)
+    across = np.ones(h)
+    if p.kind == "stick":  # rounded across, flatter or rounder by set, glossy or matt
+        rim = rng.uniform(0.55, 0.9)
+        across = rim + (1 - rim) * np.sin(np.linspace(0, np.pi, h)) ** rng.uniform(0.5, 2)
+        if rng.random() < 0.5:
+            across += rng.uniform(0.05, 0.25) * np.exp(-((np.linspace(0, 1, h) - rng.uniform(0.25, 0.45)) / 0.08) ** 2)
     tex = np.clip(colour[None, None, :] * across[:, None, None] * np.ones((h, w, 1)), 0, 255).astype(np.uint8)
-    red, black = (40, 40, 200), (30, 30, 30)
-    dot = max(2, round(h * (0.14 if p.kind == "die" else 0.2)))
+    red, black = (40, 40, rng.randint(170, 220)), (30, 30, 30)
+    dot = max(2, round(h * (0.14 if p.kind == "die" else rng.uniform(0.12, 0.25))))
 
     def spot(fx: float, fy: float, c: tuple[int, int, int], r: int = dot) -> None:
         cv2.circle(tex, (round(fx * w), round(fy * h)), r, c, -1, cv2.LINE_AA)
