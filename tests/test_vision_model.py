@@ -282,3 +282,43 @@ def test_one_reading_per_tile() -> None:
     row = [SeenTile("1m", (0, 0, 26, 35), 0.9), SeenTile("2m", (27, 0, 53, 35), 0.5)]
     edge_on = [SeenTile("back", (0, 0, 10, 35), 0.7), SeenTile("back", (2, 0, 12, 35), 0.6)]
     assert [t.tile for t in _one_per_tile(tilted + row + edge_on)] == ["0p", "1m", "2m", "back", "back"]
+
+
+def test_tiles_far_narrower_than_the_sure_tiles_near_them_are_no_tiles() -> None:
+    """A point stick reads as a chain of narrow, unsure backs and faces; the hand beside it sets the scale."""
+    from vision.recognizer import _tile_sized
+    from vision.view import SeenTile
+
+    hand = [SeenTile("1m", (100 + 60 * k, 100, 158 + 60 * k, 180), 0.93) for k in range(6)]
+    stick = [SeenTile("back" if k % 2 else "2p", (120 + 12 * k, 250, 138 + 12 * k, 275), 0.5) for k in range(5)]
+    sure_but_narrow = SeenTile("3s", (500, 250, 518, 275), 0.9)
+    at_the_edge = SeenTile("back", (0, 120, 15, 160), 0.4)  # cut by the photo's edge
+    far_row = [SeenTile("back", (700 + 30 * k, 10, 728 + 30 * k, 50), 0.88 if k else 0.6) for k in range(4)]
+    kept = _tile_sized(hand + stick + [sure_but_narrow, at_the_edge] + far_row, 1000, 400)
+    assert kept == hand + [sure_but_narrow, at_the_edge] + far_row
+
+
+def test_point_sticks_beside_a_real_hand_read_as_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Three point sticks laid on the table of a real photo, drawn to the tiles' scale (tests/bench/
+    bench_point_sticks.py): no tile is read on them (15 were before the size rule), and the hand scores as without
+    them."""
+    import random
+
+    from vision.bench import lay_point_sticks
+    from vision.photo import load_photo
+
+    photo_path = SAMPLE_PHOTOS / "02-seven-pairs.jpg"
+    assert main(["score-photo", str(photo_path), "--json"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    photo = load_photo(photo_path)
+    laid, outlines = lay_point_sticks(photo, [t.box for t in read_view(Recognizer(), photo).tiles], 3,
+                                      random.Random(0))
+    assert len(outlines) == 3
+    path = tmp_path / "sticks.png"
+    cv2.imwrite(str(path), laid)
+    assert main(["score-photo", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["han"], out["fu"], out["total"]) == (want["han"], want["fu"], want["total"])
+    assert out["read"]["hand"] == want["read"]["hand"]
+    centres = [((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in (t["box"] for t in out["read"]["tiles"])]
+    assert not [c for c in centres if any(cv2.pointPolygonTest(o, c, False) >= 0 for o in outlines)]

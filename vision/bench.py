@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import random
 import statistics
 import sys
 import tempfile
@@ -224,6 +225,77 @@ def _box_back(box, homography: np.ndarray) -> tuple[float, float, float, float]:
     x1, y1, x2, y2 = box
     pts = cv2.perspectiveTransform(np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float64), homography)[0]
     return (*pts.min(axis=0), *pts.max(axis=0))
+
+
+STICK_PER_TILE = 87 / 26  # a point stick's length in tile widths
+STICK_VALUES = (1000, 100, 10000, 5000)
+
+
+def _stick(length: int, value: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    """A stick's picture and alpha, lying along x: ivory plastic rounder across, with its value's dots."""
+    width = max(4, round(length * 8.5 / 87))
+    alpha = np.zeros((width, length), np.uint8)
+    r = width // 2
+    cv2.rectangle(alpha, (r, 0), (length - r, width - 1), 255, -1)
+    for x in (r, length - r - 1):
+        cv2.circle(alpha, (x, r), r, 255, -1, cv2.LINE_AA)
+    across = 0.8 + 0.2 * np.sin(np.linspace(0, np.pi, width))
+    img = np.clip(rng.uniform(200, 245) * across[:, None, None] * np.ones((1, length, 3)), 0, 255).astype(np.uint8)
+    dot = max(1, width // 5)
+    red, black = (40, 40, 200), (25, 25, 25)
+    if value == 100:  # two groups of four at the ends
+        for x in (0.2, 0.8):
+            for dx in (-0.035, 0.035):
+                for y in (0.3, 0.7):
+                    cv2.circle(img, (round((x + dx) * length), round(y * width)), dot, black, -1, cv2.LINE_AA)
+    else:  # a red dot in the middle, black dots either side of it for 5000 and 10000
+        cv2.circle(img, (length // 2, r), dot + 1, red, -1, cv2.LINE_AA)
+        for k in range(1, {1000: 1, 5000: 3, 10000: 5}[value]):
+            for side in (-1, 1):
+                cv2.circle(img, (round((0.5 + side * 0.07 * k) * length), r), dot, black, -1, cv2.LINE_AA)
+    return img, alpha
+
+
+def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, float]], n: int, rng: random.Random
+                     ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The photo with `n` point sticks (1000, 100, 10000, 5000 points in turn) drawn to the scale of the tiles
+    (`boxes`), at random angles on free table near them, with a soft shadow; and each stick's outline. Drawn here,
+    not by the scene generator, so a model trained on the generator's sticks is not tested on its own drawing
+    (tests/bench/bench_point_sticks.py)."""
+    h, w = photo.shape[:2]
+    tile = float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes]))
+    length = round(STICK_PER_TILE * tile)
+    taken = np.zeros((h, w), np.uint8)
+    for x1, y1, x2, y2 in boxes:
+        m = 0.3 * tile
+        cv2.rectangle(taken, (int(x1 - m), int(y1 - m)), (int(x2 + m), int(y2 + m)), 255, -1)
+    xs, ys = [b[0] for b in boxes] + [b[2] for b in boxes], [b[1] for b in boxes] + [b[3] for b in boxes]
+    near = (max(min(xs) - 2 * length, 0), max(min(ys) - 2 * length, 0), min(max(xs) + 2 * length, w),
+            min(max(ys) + 2 * length, h))
+    out = photo.astype(np.float32)
+    outlines = []
+    for k in range(n):
+        for _ in range(300):
+            centre = (rng.uniform(near[0], near[2]), rng.uniform(near[1], near[3]))
+            angle = rng.uniform(0, 180)
+            outline = cv2.boxPoints((centre, (length * 1.1, length * 0.2), -angle))
+            if outline.min() < 0 or (outline[:, 0].max() >= w) or (outline[:, 1].max() >= h):
+                continue
+            mask = np.zeros_like(taken)
+            cv2.fillConvexPoly(mask, outline.astype(np.int32), 255)
+            if (mask & taken).any():
+                continue
+            img, alpha = _stick(length, STICK_VALUES[k % len(STICK_VALUES)], rng)
+            turn = cv2.getRotationMatrix2D((length / 2, img.shape[0] / 2), angle, 1.0)
+            turn[:, 2] += (centre[0] - length / 2, centre[1] - img.shape[0] / 2)
+            a = cv2.warpAffine(alpha, turn, (w, h)).astype(np.float32) / 255
+            shadow = np.roll(cv2.GaussianBlur(a, (0, 0), max(1.0, length / 60)), (length // 40,) * 2, (0, 1))
+            out *= (1 - 0.3 * shadow)[..., None]
+            out = out * (1 - a[..., None]) + cv2.warpAffine(img, turn, (w, h)).astype(np.float32) * a[..., None]
+            cv2.fillConvexPoly(taken, outline.astype(np.int32), 255)
+            outlines.append(cv2.boxPoints((centre, (length, img.shape[0]), -angle)).astype(np.float32))
+            break
+    return np.clip(out, 0, 255).astype(np.uint8), outlines
 
 
 def closeup_shares(rec: Recognizer, seeds) -> tuple[float, float, int]:

@@ -39,6 +39,9 @@ IN_PHOTO = 0.6  # share of a box in the photo below which a tile read in the tur
 SQUARED_PAD = 0.15  # of the tiles' extent, kept around them when the picture is read again turned square
 ROLL = 12.0  # degrees: a picture whose rows run further askew is read again turned square to them
 SQUARE_MARGIN = 0.05  # and that reading is kept when it beats the first by this much mean detector score (MODEL_CARD)
+SURE = 0.85  # confidence of the tiles that set the scale of tiles around them (and that the size rule spares)
+NARROW = 0.55  # a less sure tile narrower than this share of its sure neighbours' is no tile (a point stick)
+NEIGHBOURS = 5  # sure tiles nearest to a tile that set its scale
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,31 @@ def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
                                  >= SAME_TILE * min(short(t), short(tiles[j])) for j in kept):
             kept.append(i)
     return [tiles[i] for i in sorted(kept)]
+
+
+def _tile_sized(tiles: list[SeenTile], width: int, height: int) -> list[SeenTile]:
+    """Tiles less those far narrower than the sure tiles nearest to them. A point stick (a riichi stick by a pond,
+    honba sticks) is read as a row of backs and pinzu or bamboo faces as wide as the stick, a third of a tile's
+    width, at low confidence; the sure tiles near it show the scale a tile has there. A tile cut by the photo's
+    edge is spared (measured: tests/bench/bench_point_sticks.py, models/MODEL_CARD.md)."""
+    if len(tiles) < 3:
+        return tiles
+    boxes = np.array([t.box for t in tiles], float)
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sure = np.array([t.confidence >= SURE for t in tiles])
+    margin = 0.01 * max(width, height)
+    inside = ((boxes[:, 0] > margin) & (boxes[:, 1] > margin) & (boxes[:, 2] < width - margin)
+              & (boxes[:, 3] < height - margin))
+    keep = []
+    for i, t in enumerate(tiles):
+        others = np.flatnonzero(sure & (np.arange(len(tiles)) != i))
+        if not sure[i] and inside[i] and len(others) >= 2:
+            near = others[np.argsort(((centres[others] - centres[i]) ** 2).sum(1))[:NEIGHBOURS]]
+            if short[i] < NARROW * np.median(short[near]):
+                continue
+        keep.append(t)
+    return keep
 
 
 def _probabilities(session, x: np.ndarray) -> np.ndarray:
@@ -317,4 +345,4 @@ class Recognizer:
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
                 tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
                                       orientation=orientation))
-        return _one_per_tile(tiles)
+        return _tile_sized(_one_per_tile(tiles), img.shape[1], img.shape[0])
