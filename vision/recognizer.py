@@ -132,20 +132,19 @@ def _tile_sized(tiles: list[SeenTile], width: int, height: int) -> list[SeenTile
     honba sticks) is read as a row of backs and pinzu or bamboo faces as wide as the stick, a third of a tile's
     width, at low confidence; the sure tiles near it show the scale a tile has there. A tile cut by the photo's
     edge is spared (measured: tests/bench/bench_point_sticks.py, models/MODEL_CARD.md)."""
-    if len(tiles) < 3:
+    sure = np.flatnonzero([t.confidence >= SURE for t in tiles])
+    if len(sure) < 2:
         return tiles
     boxes = np.array([t.box for t in tiles], float)
     short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    sure = np.array([t.confidence >= SURE for t in tiles])
     margin = 0.01 * max(width, height)
     inside = ((boxes[:, 0] > margin) & (boxes[:, 1] > margin) & (boxes[:, 2] < width - margin)
               & (boxes[:, 3] < height - margin))
     keep = []
     for i, t in enumerate(tiles):
-        others = np.flatnonzero(sure & (np.arange(len(tiles)) != i))
-        if not sure[i] and inside[i] and len(others) >= 2:
-            near = others[np.argsort(((centres[others] - centres[i]) ** 2).sum(1))[:NEIGHBOURS]]
+        if t.confidence < SURE and inside[i]:
+            near = sure[np.argsort(((centres[sure] - centres[i]) ** 2).sum(1))[:NEIGHBOURS]]
             if short[i] < NARROW * np.median(short[near]):
                 continue
         keep.append(t)
