@@ -228,12 +228,19 @@ def _box_back(box, homography: np.ndarray) -> tuple[float, float, float, float]:
 
 
 STICK_PER_TILE = 87 / 26  # a point stick's length in tile widths
+STICK_WIDTH = 8.5 / 87  # its width in lengths
+DIE_PER_TILE = 14 / 26  # a die's edge
 STICK_VALUES = (1000, 100, 10000, 5000)
+PIPS = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+        4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]}
+PIPS[5] = PIPS[4] + PIPS[1]
+PIPS[6] = PIPS[4] + [(0.25, 0.5), (0.75, 0.5)]
+RED, BLACK = (40, 40, 200), (25, 25, 25)
 
 
 def _stick(length: int, value: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
     """A stick's picture and alpha, lying along x: ivory plastic rounder across, with its value's dots."""
-    width = max(4, round(length * 8.5 / 87))
+    width = max(4, round(length * STICK_WIDTH))
     alpha = np.zeros((width, length), np.uint8)
     r = width // 2
     cv2.rectangle(alpha, (r, 0), (length - r, width - 1), 255, -1)
@@ -242,26 +249,34 @@ def _stick(length: int, value: int, rng: random.Random) -> tuple[np.ndarray, np.
     across = 0.8 + 0.2 * np.sin(np.linspace(0, np.pi, width))
     img = np.clip(rng.uniform(200, 245) * across[:, None, None] * np.ones((1, length, 3)), 0, 255).astype(np.uint8)
     dot = max(1, width // 5)
-    red, black = (40, 40, 200), (25, 25, 25)
     if value == 100:  # two groups of four at the ends
         for x in (0.2, 0.8):
             for dx in (-0.035, 0.035):
                 for y in (0.3, 0.7):
-                    cv2.circle(img, (round((x + dx) * length), round(y * width)), dot, black, -1, cv2.LINE_AA)
+                    cv2.circle(img, (round((x + dx) * length), round(y * width)), dot, BLACK, -1, cv2.LINE_AA)
     else:  # a red dot in the middle, black dots either side of it for 5000 and 10000
-        cv2.circle(img, (length // 2, r), dot + 1, red, -1, cv2.LINE_AA)
+        cv2.circle(img, (length // 2, r), dot + 1, RED, -1, cv2.LINE_AA)
         for k in range(1, {1000: 1, 5000: 3, 10000: 5}[value]):
             for side in (-1, 1):
-                cv2.circle(img, (round((0.5 + side * 0.07 * k) * length), r), dot, black, -1, cv2.LINE_AA)
+                cv2.circle(img, (round((0.5 + side * 0.07 * k) * length), r), dot, BLACK, -1, cv2.LINE_AA)
     return img, alpha
 
 
-def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, float]], n: int, rng: random.Random
-                     ) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The photo with `n` point sticks (1000, 100, 10000, 5000 points in turn) drawn to the scale of the tiles
-    (`boxes`), at random angles on free table near them, with a soft shadow; and each stick's outline. Drawn here,
-    not by the scene generator, so a model trained on the generator's sticks is not tested on its own drawing
-    (tests/bench/bench_point_sticks.py)."""
+def _die(size: int, face: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    """A die seen from above: white, its face's pips (the one a large red pip)."""
+    img = np.full((size, size, 3), rng.uniform(215, 245), np.uint8)
+    for x, y in PIPS[face]:
+        cv2.circle(img, (round(x * size), round(y * size)), max(2, size // (5 if face == 1 else 9)),
+                   RED if face == 1 else BLACK, -1, cv2.LINE_AA)
+    return img, np.full((size, size), 255, np.uint8)
+
+
+def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, float]], n: int, rng: random.Random,
+                     dice: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The photo with `n` point sticks (1000, 100, 10000, 5000 points in turn) and `dice` dice drawn to the scale of
+    the tiles (`boxes`), at random angles on free table near them, with a soft shadow; and each one's outline. Drawn
+    here, not by the scene generator, so a model trained on the generator's sticks and dice is not tested on its own
+    drawing (tests/bench/bench_point_sticks.py)."""
     h, w = photo.shape[:2]
     tile = float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes]))
     length = round(STICK_PER_TILE * tile)
@@ -274,26 +289,29 @@ def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, f
             min(max(ys) + 2 * length, h))
     out = photo.astype(np.float32)
     outlines = []
-    for k in range(n):
+    for k in range(n + dice):
+        side = round(DIE_PER_TILE * tile)
+        size = (length, max(4, round(length * STICK_WIDTH))) if k < n else (side, side)
         for _ in range(300):
             centre = (rng.uniform(near[0], near[2]), rng.uniform(near[1], near[3]))
             angle = rng.uniform(0, 180)
-            outline = cv2.boxPoints((centre, (length * 1.1, length * 0.2), -angle))
-            if outline.min() < 0 or (outline[:, 0].max() >= w) or (outline[:, 1].max() >= h):
+            clear = cv2.boxPoints((centre, (size[0] * 1.1, size[1] * 2), -angle))  # with room for its shadow
+            if clear.min() < 0 or (clear[:, 0].max() >= w) or (clear[:, 1].max() >= h):
                 continue
             mask = np.zeros_like(taken)
-            cv2.fillConvexPoly(mask, outline.astype(np.int32), 255)
+            cv2.fillConvexPoly(mask, clear.astype(np.int32), 255)
             if (mask & taken).any():
                 continue
-            img, alpha = _stick(length, STICK_VALUES[k % len(STICK_VALUES)], rng)
-            turn = cv2.getRotationMatrix2D((length / 2, img.shape[0] / 2), angle, 1.0)
-            turn[:, 2] += (centre[0] - length / 2, centre[1] - img.shape[0] / 2)
+            img, alpha = (_stick(length, STICK_VALUES[k % len(STICK_VALUES)], rng) if k < n
+                          else _die(side, rng.randint(1, 6), rng))
+            turn = cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), angle, 1.0)
+            turn[:, 2] += (centre[0] - size[0] / 2, centre[1] - size[1] / 2)
             a = cv2.warpAffine(alpha, turn, (w, h)).astype(np.float32) / 255
             shadow = np.roll(cv2.GaussianBlur(a, (0, 0), max(1.0, length / 60)), (length // 40,) * 2, (0, 1))
             out *= (1 - 0.3 * shadow)[..., None]
             out = out * (1 - a[..., None]) + cv2.warpAffine(img, turn, (w, h)).astype(np.float32) * a[..., None]
-            cv2.fillConvexPoly(taken, outline.astype(np.int32), 255)
-            outlines.append(cv2.boxPoints((centre, (length, img.shape[0]), -angle)).astype(np.float32))
+            cv2.fillConvexPoly(taken, clear.astype(np.int32), 255)
+            outlines.append(cv2.boxPoints((centre, size, -angle)).astype(np.float32))
             break
     return np.clip(out, 0, 255).astype(np.uint8), outlines
 

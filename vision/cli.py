@@ -51,7 +51,7 @@ def register(commands, bench) -> None:
 
     b = bench.add_parser("vision", help="tile recognition accuracy and speed (synthetic and real photos)")
     b.add_argument("--synthetic", type=int, default=40, help="held-out rendered scenes to score (default 40)")
-    b.add_argument("--seed", type=int, default=9, help="seed of the held-out scenes (training used 1-8 and 10)")
+    b.add_argument("--seed", type=int, default=9, help="seed of the held-out scenes (training used 1-8 and 10-14)")
     b.add_argument("--mix", type=int, default=1, choices=(1, 2, 3, 4, 5, 6, 7),
                    help="scene mix of the held-out set: 1 = round 1 (as in the model card), 2 = round 2 (procedural "
                    "tile sets, more red fives and sideways tiles, diagonal views), 3 = round 3 (also standing hands "

@@ -427,7 +427,6 @@ def place_props(rng: random.Random, blocks: list[Block], truth: SceneTruth) -> l
     and dice anywhere free. A prop is dropped where it would lie on a tile."""
     outlines = [_tile_outline(b) for b in blocks]
     props: list[Prop] = []
-
     length, width = rng.uniform(80, 100), rng.uniform(7.5, 11)  # one set of sticks per table
 
     def put(kind: str, x: float, y: float, angle: float, marks: int) -> bool:
@@ -439,13 +438,10 @@ def place_props(rng: random.Random, blocks: list[Block], truth: SceneTruth) -> l
         outlines.append(outline)
         return True
 
-    def local(b: Block, seat: int) -> tuple[float, float]:
-        return _rot(b.x, b.y, -seat)
-
     def by_seat(roles: tuple[str, ...], seat: int, near: bool, value: int) -> None:
-        """A stick along the seat's rows, beyond (`near` False: on the centre side of) or before the tiles of
-        `roles`."""
-        pts = [local(b, seat) for b in blocks if b.role in roles]
+        """A stick along the seat's rows, on the table's centre side of its tiles of `roles` or (`near`) between them
+        and their owner."""
+        pts = [_rot(b.x, b.y, -seat) for b in blocks if b.role in roles]
         if not pts:
             return
         ys = [y for _, y in pts]
@@ -763,6 +759,7 @@ def render(blocks: list[Block], cam: Camera, look: Look, rng: random.Random, pro
     img = (img.astype(np.float32) * (1 - rng.uniform(0.25, 0.5) * shadow[:, :, None])).astype(np.uint8)
 
     face_alpha = _rounded_alpha(120, 160, 12)
+
     def far(o: Block | Prop) -> float:
         return -float(np.linalg.norm(np.array([o.x, o.y, getattr(o, "z", 0.0)]) - cam.centre))
 

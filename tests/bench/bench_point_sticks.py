@@ -1,15 +1,17 @@
-"""Point sticks on the table in the shared real photos: how many tiles the recognizer reads on them.
+"""Point sticks and dice on the table in the shared real photos: how many tiles the recognizer reads on them.
 
-    .venv/bin/python tests/bench/bench_point_sticks.py [--photos labels.json] [--sticks 3] [--seeds 3] [--json]
+    .venv/bin/python tests/bench/bench_point_sticks.py [--photos labels.json] [--sticks 3] [--dice 0] [--seeds 3]
+                                                       [--json]
 
-Riichi sticks lie in front of a riichi player's discards, honba sticks beside the dealer, and loose sticks anywhere.
-Each photo is read once to find its tiles and their size; then `--sticks` point sticks (1000, 100, 10000 and 5000
-points in turn), drawn to scale (87 x 8.5 mm against a tile's 26 mm width) at random angles with a soft shadow, are
-laid on free table near the tiles, and the photo is read again. Reported: tiles read on a stick (each one a phantom
-tile), and precision and recall on the labelled rows with the sticks there (scored as `jantaku bench vision` scores
-real photos). The sticks are drawn by `vision.bench.lay_point_sticks`, not by the scene generator (`vision.synth`,
-whose sticks train the next detector), so the figure is no test of the generator's drawing against itself; like any
-pasted object they are cleaner than real sticks.
+Riichi sticks lie in front of a riichi player's discards, honba sticks beside the dealer, and loose sticks and the
+dice anywhere. Each photo is read once to find its tiles and their size; then `--sticks` point sticks (1000, 100,
+10000 and 5000 points in turn), drawn to scale (87 x 8.5 mm against a tile's 26 mm width) at random angles with a
+soft shadow, and `--dice` dice (14 mm, a random face up) are laid on free table near the tiles, and the photo is read
+again. Reported: tiles read on a stick or a die (each one a phantom tile), and precision and recall on the labelled
+rows with them there (scored as `jantaku bench vision` scores real photos). They are drawn by
+`vision.bench.lay_point_sticks`, not by the scene generator (`vision.synth`, whose sticks and dice train the next
+detector), so the figure is no test of the generator's drawing against itself; like any pasted object they are
+cleaner than real ones.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
     ap.add_argument("--sticks", type=int, default=3, help="sticks laid on each photo")
+    ap.add_argument("--dice", type=int, default=0, help="dice laid on each photo (14 mm, a face's pips up)")
     ap.add_argument("--seeds", type=int, default=3, help="times each photo is read, with sticks laid elsewhere")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -49,27 +52,28 @@ def main(argv: list[str] | None = None) -> int:
         photo = load_photo(path)
         found[path] = (photo, [t.box for t in read_view(rec, photo).tiles])
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "sticks": 0, "tiles_on_sticks": 0,
-              "by_photo": {}, "runs": []}
+              "dice": 0, "tiles_on_dice": 0, "by_photo": {}, "runs": []}
     for seed in range(args.seeds):
         def read(path, seed=seed):
             photo, boxes = found[Path(path)]
-            laid, outlines = lay_point_sticks(photo, boxes, args.sticks, random.Random(f"{seed}{Path(path).name}"))
+            laid, outlines = lay_point_sticks(photo, boxes, args.sticks, random.Random(f"{seed}{Path(path).name}"),
+                                              args.dice)
             view = read_view(rec, laid)
-            on = sum(any(cv2.pointPolygonTest(o, t.centre, False) >= 0 for o in outlines) for t in view.tiles)
-            report["sticks"] += len(outlines)
-            report["tiles_on_sticks"] += on
-            report["by_photo"][Path(path).stem] = report["by_photo"].get(Path(path).stem, 0) + on
+            for kind, these in (("sticks", outlines[:args.sticks]), ("dice", outlines[args.sticks:])):
+                on = sum(any(cv2.pointPolygonTest(o, t.centre, False) >= 0 for o in these) for t in view.tiles)
+                report[kind] += len(these)
+                report[f"tiles_on_{kind}"] += on
+                report["by_photo"][Path(path).stem] = report["by_photo"].get(Path(path).stem, 0) + on
             return [(t.tile, t.box, t.sideways) for t in view.tiles], (laid.shape[1], laid.shape[0]), \
                 [p.tiles for p in view.ponds]
 
         r = real(labels, read, quiet=True)
         report["runs"].append({k: r[k] for k in ("precision", "recall", "exact_rows")})
-    report["tiles_per_stick"] = round(report["tiles_on_sticks"] / max(report["sticks"], 1), 3)
     if args.json:
         print(json.dumps(report, indent=1))
     else:
-        print(f"{report['sticks']} sticks laid, {report['tiles_on_sticks']} tiles read on them "
-              f"({report['tiles_per_stick']} per stick; by photo {report['by_photo']})")
+        print(f"{report['sticks']} sticks laid, {report['tiles_on_sticks']} tiles read on them; {report['dice']} dice "
+              f"laid, {report['tiles_on_dice']} tiles read on them (by photo {report['by_photo']})")
         for k, run in enumerate(report["runs"]):
             print(f"seed {k}: labelled rows P {run['precision']:.3f}  R {run['recall']:.3f}  "
                   f"exact rows {run['exact_rows']:.3f}")
