@@ -272,9 +272,10 @@ def _die(size: int, face: int, rng: random.Random) -> tuple[np.ndarray, np.ndarr
 
 
 def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, float]], n: int, rng: random.Random,
-                     dice: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
+                     dice: int = 0, gap: float = 0.3) -> tuple[np.ndarray, list[np.ndarray]]:
     """The photo with `n` point sticks (1000, 100, 10000, 5000 points in turn) and `dice` dice drawn to the scale of
-    the tiles (`boxes`), at random angles on free table near them, with a soft shadow; and each one's outline. Drawn
+    the tiles (`boxes`), at random angles on free table near them (`gap` tile widths or more from every tile), with a
+    soft shadow; and each one's outline. Drawn
     here, not by the scene generator, so a model trained on the generator's sticks and dice is not tested on its own
     drawing (tests/bench/bench_point_sticks.py)."""
     h, w = photo.shape[:2]
@@ -282,7 +283,7 @@ def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, f
     length = round(STICK_PER_TILE * tile)
     taken = np.zeros((h, w), np.uint8)
     for x1, y1, x2, y2 in boxes:
-        m = 0.3 * tile
+        m = gap * tile
         cv2.rectangle(taken, (int(x1 - m), int(y1 - m)), (int(x2 + m), int(y2 + m)), 255, -1)
     xs, ys = [b[0] for b in boxes] + [b[2] for b in boxes], [b[1] for b in boxes] + [b[3] for b in boxes]
     near = (max(min(xs) - 2 * length, 0), max(min(ys) - 2 * length, 0), min(max(xs) + 2 * length, w),

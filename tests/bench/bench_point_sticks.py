@@ -1,7 +1,7 @@
 """Point sticks and dice on the table in the shared real photos: how many tiles the recognizer reads on them.
 
-    .venv/bin/python tests/bench/bench_point_sticks.py [--photos labels.json] [--sticks 3] [--dice 0] [--seeds 3]
-                                                       [--json]
+    .venv/bin/python tests/bench/bench_point_sticks.py [--photos labels.json] [--sticks 3] [--dice 0] [--gap 0.3]
+                                                       [--seeds 3] [--json]
 
 Riichi sticks lie in front of a riichi player's discards, honba sticks beside the dealer, and loose sticks and the
 dice anywhere. Each photo is read once to find its tiles and their size; then `--sticks` point sticks (1000, 100,
@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
     ap.add_argument("--sticks", type=int, default=3, help="sticks laid on each photo")
     ap.add_argument("--dice", type=int, default=0, help="dice laid on each photo (14 mm, a face's pips up)")
+    ap.add_argument("--gap", type=float, default=0.3, help="least distance from a tile, in tile widths (0.3)")
     ap.add_argument("--seeds", type=int, default=3, help="times each photo is read, with sticks laid elsewhere")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         def read(path, seed=seed):
             photo, boxes = found[Path(path)]
             laid, outlines = lay_point_sticks(photo, boxes, args.sticks, random.Random(f"{seed}{Path(path).name}"),
-                                              args.dice)
+                                              args.dice, args.gap)
             view = read_view(rec, laid)
             for kind, these in (("sticks", outlines[:args.sticks]), ("dice", outlines[args.sticks:])):
                 on = sum(any(cv2.pointPolygonTest(o, t.centre, False) >= 0 for o in these) for t in view.tiles)
