@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         s.add_argument("--hours", type=float, default=None, help="train for this long instead of --epochs")
         s.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
         s.add_argument("--freeze", type=int, default=0,
-                       help="keep the first N layers as --init has them (a short fine-tune on CPU forgets less)")
+                       help="keep the first N layers as --init has them (10: the detector's backbone)")
     e = sub.add_parser("export")
     e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
     e.add_argument("--cls", type=Path, nargs="+", default=[ROOT / "runs" / "cls" / "weights" / "best.pt"],
