@@ -275,15 +275,13 @@ def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, f
                      dice: int = 0, gap: float = 0.3) -> tuple[np.ndarray, list[np.ndarray]]:
     """The photo with `n` point sticks (1000, 100, 10000, 5000 points in turn) and `dice` dice drawn to the scale of
     the tiles (`boxes`), at random angles on free table near them (`gap` tile widths or more from every tile), with a
-    soft shadow; and each one's outline. Drawn
-    here, not by the scene generator, so a model trained on the generator's sticks and dice is not tested on its own
-    drawing (tests/bench/bench_point_sticks.py)."""
+    soft shadow; and each one's outline. Drawn here, not by the scene generator, so a model trained on the
+    generator's sticks and dice is not tested on its own drawing (tests/bench/bench_point_sticks.py)."""
     h, w = photo.shape[:2]
     tile = float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes]))
-    length = round(STICK_PER_TILE * tile)
+    length, side, m = round(STICK_PER_TILE * tile), round(DIE_PER_TILE * tile), gap * tile
     taken = np.zeros((h, w), np.uint8)
     for x1, y1, x2, y2 in boxes:
-        m = gap * tile
         cv2.rectangle(taken, (int(x1 - m), int(y1 - m)), (int(x2 + m), int(y2 + m)), 255, -1)
     xs, ys = [b[0] for b in boxes] + [b[2] for b in boxes], [b[1] for b in boxes] + [b[3] for b in boxes]
     near = (max(min(xs) - 2 * length, 0), max(min(ys) - 2 * length, 0), min(max(xs) + 2 * length, w),
@@ -291,7 +289,6 @@ def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, f
     out = photo.astype(np.float32)
     outlines = []
     for k in range(n + dice):
-        side = round(DIE_PER_TILE * tile)
         size = (length, max(4, round(length * STICK_WIDTH))) if k < n else (side, side)
         for _ in range(300):
             centre = (rng.uniform(near[0], near[2]), rng.uniform(near[1], near[3]))

@@ -860,6 +860,7 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
     near = [s for s in loose if len(s) == 1 or (_axis(s) == "h" and _facing(s, "h") in (0, None))]
     if len(near) != len(loose) or len(near) > 4:
         return []
+
     def middle(s: list[_T]) -> float:
         return statistics.median(t.cy for t in s)
 
