@@ -42,6 +42,7 @@ SQUARE_MARGIN = 0.05  # and that reading is kept when it beats the first by this
 SURE = 0.85  # confidence of the tiles that set the scale of tiles around them (and that the size rule spares)
 NARROW = 0.55  # a less sure tile narrower than this share of its sure neighbours' is no tile (a point stick)
 NEIGHBOURS = 5  # sure tiles nearest to a tile that set its scale
+CAST = 0.06  # a photo whose tile faces need a channel gain further from 1 than this is read again white-balanced
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,34 @@ def _tile_sized(tiles: list[SeenTile], width: int, height: int) -> list[SeenTile
                 continue
         keep.append(t)
     return keep
+
+
+def _face_colour(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
+    """The colour (BGR) of the blank part of the sure face-up tiles' faces, or None with fewer than three. The
+    lighter 40 % of each face's middle is its ground, not its ink; a haku is left out (so is a back), since a light
+    back and a haku are what a colour cast confuses."""
+    grounds = []
+    for t in tiles:
+        if t.confidence >= SURE and t.tile not in (BACK, "5z"):
+            middle = upright_crop(img, t.box, False, 96)[24:72, 24:72].reshape(-1, 3).astype(np.float32)
+            light = middle.sum(1)
+            grounds.append(np.median(middle[light >= np.percentile(light, 60)], 0))
+    return np.median(grounds, 0) if len(grounds) >= 3 else None
+
+
+def _white_balanced(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
+    """The photo with its colour cast taken off, so that the tiles' faces are grey-white, or None when they
+    already are within CAST (or too few tiles say). Under warm or cool light a haku's blank face takes the colour of
+    a light back and the detector calls it face down (measured: tests/bench/bench_camera_shifts.py,
+    models/MODEL_CARD.md); the tile sets' ivory reads better made neutral too."""
+    ground = _face_colour(img, tiles)
+    if ground is None:
+        return None
+    gains = ground.mean() / np.maximum(ground, 1.0)
+    if np.abs(gains - 1).max() < CAST:
+        return None
+    lut = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None, :]  # per channel
+    return cv2.LUT(img, lut)
 
 
 def _probabilities(session, x: np.ndarray) -> np.ndarray:
@@ -321,6 +350,11 @@ class Recognizer:
         and 45 degrees: recall 0.84 and 0.72 as they are, 0.99 turned square; models/MODEL_CARD.md)."""
         dets, score = self.detect(img, None)
         tiles = self._tiles(img, dets)
+        balanced = _white_balanced(img, tiles)
+        if balanced is not None:  # read again at the turn taken: the cast does not change which way is up
+            img = balanced
+            dets, score = self.detect(img, dets[0].turns)
+            tiles = self._tiles(img, dets)
         h, w = img.shape[:2]
         angle = table_angle(tiles)
         if abs(angle) >= ROLL:
