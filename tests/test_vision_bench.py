@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision.bench import real
+from vision.bench import _meld_part, real
 
 
 def _labels(tmp_path: Path) -> Path:
@@ -36,3 +36,12 @@ def test_a_tile_in_two_regions_counts_once_for_the_smaller_and_ponds_go_by_the_o
     assert misread["exact_rows"] == round(2 / 3, 4) and misread["recall"] == 1.0
     no_ponds = real(_labels(tmp_path), lambda path: (SEEN, (100, 100)), quiet=True)  # a reader with no layout
     assert no_ponds["exact_rows"] == round(2 / 3, 4)
+
+
+def test_a_closed_kan_of_fives_is_compared_as_plain_fives_and_nothing_else_is() -> None:
+    """Its red five may lie under a back, which the rules name (score-photo), not the photo; a red five in a pon or
+    an open kan shows, and counts."""
+    assert _meld_part("closed-kan", ("5s", "5s", "5s", "0s"), None) == _meld_part("closed-kan", ("5s",) * 4, None)
+    assert _meld_part("kan", ("0p", "5p", "5p", "5p"), "left") != _meld_part("kan", ("5p",) * 4, "left")
+    assert _meld_part("closed-kan", ("5s", "5s", "5s", "0s"), None) != _meld_part("closed-kan", ("5m",) * 4, None)
+    assert _meld_part("closed-kan", ("5z",) * 4, None) == ("closed-kan", ["5z"] * 4, None)

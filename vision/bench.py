@@ -62,13 +62,22 @@ def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, in
 HAND_PARTS = ("concealed", "win", "melds", "dora")  # what scoring a photo needs; ponds are "pond:<seat>"
 
 
+def _meld_part(kind: str, tiles, source) -> tuple:
+    """A meld as compared. A closed kan of fives holds every five of its suit, red ones too, but shows only its two
+    middle tiles: whether a red five lies under a back is the rules' to say (`score-photo` names it,
+    `table.hand.name_hidden_red_fives`), not the photo's, so such a kan is compared as plain fives."""
+    if kind == "closed-kan" and all(t[0] in "05" and t[1:] == tiles[0][1:] for t in tiles):
+        tiles = ["5" + t[1:] for t in tiles]
+    return kind, list(tiles), source
+
+
 def truth_parts(truth: SceneTruth) -> dict:
     """A scene's truth part by part, in the shape `seen_parts` gives, so a part is read right when they are equal.
 
     Table seats become the seat names of `TableView` (seat 0 is the winner, `near`); a seat whose pond is empty is
     ([], None), as is a seat the view has no pond for."""
     parts: dict = {"concealed": list(truth.concealed), "win": truth.win,
-                   "melds": [(m.kind, list(m.tiles), m.source) for m in truth.melds],
+                   "melds": [_meld_part(m.kind, m.tiles, m.source) for m in truth.melds],
                    "dora": list(truth.dora_indicators)}
     for seat, tiles in truth.ponds.items():
         parts[f"pond:{SEAT_NAMES[seat]}"] = (list(tiles), truth.riichi.get(seat))
@@ -78,7 +87,7 @@ def truth_parts(truth: SceneTruth) -> dict:
 def seen_parts(view: TableView) -> dict:
     """What the layout read, part by part (see `truth_parts`)."""
     parts: dict = {"concealed": list(view.hand.concealed), "win": view.hand.win,
-                   "melds": [(m.kind, list(m.tiles), m.source) for m in view.hand.melds],
+                   "melds": [_meld_part(m.kind, m.tiles, m.source) for m in view.hand.melds],
                    "dora": list(view.dora_indicators)}
     for p in view.ponds:
         parts[f"pond:{p.seat}"] = (list(p.tiles), p.riichi)

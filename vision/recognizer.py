@@ -5,9 +5,9 @@ its long axis runs vertically or horizontally. Stage 2, the classifier, reads ea
 full-resolution photo (so red fives and small pips stay readable), turned upright by the detector's axis.
 
 A photo whose picture lies on its side or upside down (a camera held turned, no EXIF orientation) is first turned
-by the quarter turn the detector is surest of (`Recognizer.detect`); one whose rows run askew (a phone held at a
-slant) is read again turned square to them (`Recognizer.read`). Every box and orientation is still given in the
-photo's own frame.
+by the quarter turn the detector is surest of (`Recognizer.detect`); one whose tiles' faces carry a colour cast is
+read again white-balanced to them, and one whose rows run askew (a phone held at a slant) again turned square to
+them (`Recognizer.read`). Every box and orientation is still given in the photo's own frame.
 """
 
 from __future__ import annotations
@@ -343,11 +343,12 @@ class Recognizer:
         return reading.in_photo(reading.tiles, img.shape[1], img.shape[0])
 
     def read(self, img: np.ndarray) -> TileReading:
-        """The tiles, read from the photo or, when its rows run further than ROLL degrees from the picture's axes
-        (a phone held askew), from the photo turned square to them if the detector is surer of that picture by
-        SQUARE_MARGIN. The generator never rolls the camera, so the models know rows askew only as a table seen across
-        a corner, far side up (read as well either way), not a picture turned about the lens (real photos turned 30
-        and 45 degrees: recall 0.84 and 0.72 as they are, 0.99 turned square; models/MODEL_CARD.md)."""
+        """The tiles, read from the photo (white-balanced first when its tiles' faces carry a cast: `_white_balanced`)
+        or, when its rows run further than ROLL degrees from the picture's axes (a phone held askew), from the photo
+        turned square to them if the detector is surer of that picture by SQUARE_MARGIN. The generator never rolls
+        the camera, so the models know rows askew only as a table seen across a corner, far side up (read as well
+        either way), not a picture turned about the lens (real photos turned 30 and 45 degrees: recall 0.84 and 0.72
+        as they are, 0.99 turned square; models/MODEL_CARD.md)."""
         dets, score = self.detect(img, None)
         tiles = self._tiles(img, dets)
         balanced = _white_balanced(img, tiles)
