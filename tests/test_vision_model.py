@@ -172,6 +172,7 @@ def test_a_colour_cast_is_taken_off_to_the_tiles_faces() -> None:
     ground = _face_colour(balanced, tiles)
     assert np.abs(ground / ground.mean() - 1).max() < CAST / 3
     assert _white_balanced(warm, tiles[:2] + [dataclasses.replace(tiles[2], confidence=0.5)]) is None
+    assert _white_balanced((warm * 0.12).astype(np.uint8), tiles) is None  # a near-black photo's "cast" is noise
 
 
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")

@@ -43,6 +43,7 @@ SURE = 0.85  # confidence of the tiles that set the scale of tiles around them (
 NARROW = 0.55  # a less sure tile narrower than this share of its sure neighbours' is no tile (a point stick)
 NEIGHBOURS = 5  # sure tiles nearest to a tile that set its scale
 CAST = 0.06  # a photo whose tile faces need a channel gain further from 1 than this is read again white-balanced
+DIM = 40.0  # grey level under which the faces' colour is the sensor's noise, not the light's: left as it is
 
 
 @dataclass(frozen=True)
@@ -167,11 +168,12 @@ def _face_colour(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
 
 def _white_balanced(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
     """The photo with its colour cast taken off, so that the tiles' faces are grey-white, or None when they
-    already are within CAST (or too few tiles say). Under warm or cool light a haku's blank face takes the colour of
-    a light back and the detector calls it face down (measured: tests/bench/bench_camera_shifts.py,
-    models/MODEL_CARD.md); the tile sets' ivory reads better made neutral too."""
+    already are within CAST, or too few tiles say, or the faces are too dim to tell their colour (DIM). Under warm
+    or cool light a haku's blank face takes the colour of a light back and the detector calls it face down
+    (measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md); the tile sets' ivory reads better made
+    neutral too."""
     ground = _face_colour(img, tiles)
-    if ground is None:
+    if ground is None or ground.mean() < DIM:
         return None
     gains = ground.mean() / np.maximum(ground, 1.0)
     if np.abs(gains - 1).max() < CAST:
