@@ -833,20 +833,19 @@ def test_indicators_laid_out_beyond_the_hand_most_of_which_read_as_lying() -> No
     assert view.dora_indicators == ("3m", "6p", "9s", "1z") and not view.ponds
 
 
-@pytest.mark.parametrize("second_row", [True, False])
-def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(second_row: bool) -> None:
+@pytest.mark.parametrize("pond_rows", [("1s 2s 3s 4s 5s 6s",), ("1s 2s 3s 4s 5s 6s", "7s 8s s:9s"), ("1s s:2s 3s 4s",)])
+def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(pond_rows: tuple[str, ...]) -> None:
     """Fixed: seen low, a tile's box takes in its side, so the indicators' boxes overlap the pond row's and no gap
     showed between them: they were read as the pond's first row. The step between the rows tells (a pond's rows
-    touch), or that a row of fewer than six lies beyond a full one (rows fill from the centre out)."""
+    touch), or that a row of fewer than six lies on the centre's side of another (rows fill from the centre out,
+    six to a row; session 10 added a pond of one short row, which rendered close-ups showed)."""
     hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 900)
     win, _ = row("5z", x + 25, 900)
-    pond, _ = row("1s 2s 3s 4s 5s 6s", 300, 800)
-    pond += row("7s 8s s:9s", 300, 830)[0] if second_row else []  # rows 30 px apart, boxes 40 px high
-    dora, _ = row("3m 4m", 330, 762)  # 38 px beyond the pond's first row: its boxes overlap it
+    pond = [t for k, spec in enumerate(pond_rows) for t in row(spec, 300, 800 + 30 * k)[0]]  # rows 30 px apart,
+    dora, _ = row("3m 4m", 330, 762)  # boxes 40 px high; the indicators 38 px beyond: their boxes overlap
     view = build_view(hand + win + pond + dora, int(SIZE), int(SIZE))
     assert view.dora_indicators == ("3m", "4m")
-    assert [p.tiles for p in view.ponds] == [("1s", "2s", "3s", "4s", "5s", "6s") + (("7s", "8s", "9s") if second_row
-                                                                                     else ())]
+    assert [p.tiles for p in view.ponds] == [tuple(n.removeprefix("s:") for r in pond_rows for n in r.split())]
 
 
 @pytest.mark.parametrize("quarters", [0, 1, 2, 3])

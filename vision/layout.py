@@ -879,12 +879,13 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
     if gap > 0.02 * height:
         return far
     # Seen low, a tile's box takes in its side, so the boxes of touching rows overlap and a gap between the boxes
-    # shows no more: the step from the pond's rows to this one tells instead, or else that it holds fewer tiles
-    # than the full row it lies beyond (rows fill from the centre out, so a row beyond a full one is no discards).
+    # shows no more: the step from the pond's rows to this one tells instead, or else that it holds fewer tiles than
+    # a pond's row (rows fill from the centre out, six to a row, so a short row on the centre's side of another one
+    # is no discards).
     rows = sorted((s for s in below if len(s) > 1), key=middle)
     if len(rows) >= 2:
         return far if middle(rows[0]) - middle(far) > SET_OFF * (middle(rows[1]) - middle(rows[0])) else []
-    return far if rows and len(rows[0]) >= POND_ROW > len(far) else []
+    return far if rows and POND_ROW > len(far) else []
 
 
 def _chains(tiles: list[SeenTile]) -> list[list[int]]:
