@@ -841,8 +841,9 @@ def test_dora_beyond_the_winners_pond_whose_boxes_overlap_seen_low(pond_rows: tu
     six to a row; session 10 added a pond of one short row, which rendered close-ups showed)."""
     hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 100, 900)
     win, _ = row("5z", x + 25, 900)
-    pond = [t for k, spec in enumerate(pond_rows) for t in row(spec, 300, 800 + 30 * k)[0]]  # rows 30 px apart,
-    dora, _ = row("3m 4m", 330, 762)  # boxes 40 px high; the indicators 38 px beyond: their boxes overlap
+    # rows 30 px apart with boxes 40 px high, and the indicators 38 px beyond the first: their boxes overlap
+    pond = [t for k, spec in enumerate(pond_rows) for t in row(spec, 300, 800 + 30 * k)[0]]
+    dora, _ = row("3m 4m", 330, 762)
     view = build_view(hand + win + pond + dora, int(SIZE), int(SIZE))
     assert view.dora_indicators == ("3m", "4m")
     assert [p.tiles for p in view.ponds] == [tuple(n.removeprefix("s:") for r in pond_rows for n in r.split())]
