@@ -29,7 +29,7 @@ import numpy as np
 from vision.art import SHARED
 from vision.progress import progress
 from vision.recognizer import Recognizer, read_view, unturn_box
-from vision.synth import SceneTruth, make_scene
+from vision.synth import DIE, PIPS, STICK_L, STICK_W, TILE_W, SceneTruth, make_scene
 from vision.view import SEAT_NAMES, SeenTile, TableView
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
@@ -236,14 +236,10 @@ def _box_back(box, homography: np.ndarray) -> tuple[float, float, float, float]:
     return (*pts.min(axis=0), *pts.max(axis=0))
 
 
-STICK_PER_TILE = 87 / 26  # a point stick's length in tile widths
-STICK_WIDTH = 8.5 / 87  # its width in lengths
-DIE_PER_TILE = 14 / 26  # a die's edge
+STICK_PER_TILE = STICK_L / TILE_W  # a point stick's length in tile widths
+STICK_WIDTH = STICK_W / STICK_L  # its width in lengths
+DIE_PER_TILE = DIE / TILE_W  # a die's edge
 STICK_VALUES = (1000, 100, 10000, 5000)
-PIPS = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
-        4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]}
-PIPS[5] = PIPS[4] + PIPS[1]
-PIPS[6] = PIPS[4] + [(0.25, 0.5), (0.75, 0.5)]
 RED, BLACK = (40, 40, 200), (25, 25, 25)
 
 

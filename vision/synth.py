@@ -396,6 +396,10 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1], standing: b
 STICK_L, STICK_W, STICK_T = 87.0, 8.5, 3.5  # mm: a point stick (tenbou)
 DIE = 14.0  # mm: a die's edge
 STICK_VALUES = (100, 100, 100, 1000, 1000, 5000, 10000)
+PIPS = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+        4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]}  # a die face's pips, as shares of its edge
+PIPS[5] = PIPS[4] + PIPS[1]
+PIPS[6] = PIPS[4] + [(0.25, 0.5), (0.75, 0.5)]
 
 
 def _prop_size(p: Prop) -> tuple[float, float, float]:
@@ -502,11 +506,7 @@ def _prop_texture(p: Prop, rng: random.Random) -> tuple[np.ndarray, np.ndarray, 
         cv2.circle(tex, (round(fx * w), round(fy * h)), r, c, -1, cv2.LINE_AA)
 
     if p.kind == "die":
-        pips = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
-                4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]}
-        pips[5] = pips[4] + pips[1]
-        pips[6] = pips[4] + [(0.25, 0.5), (0.75, 0.5)]
-        for fx, fy in pips[p.marks]:
+        for fx, fy in PIPS[p.marks]:
             spot(fx, fy, red if p.marks == 1 else black, dot * 2 if p.marks == 1 else dot)
         alpha = _rounded_alpha(w, h, h * 0.15)
     else:
