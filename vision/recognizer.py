@@ -44,6 +44,9 @@ NARROW = 0.55  # a less sure tile narrower than this share of its sure neighbour
 NEIGHBOURS = 5  # sure tiles nearest to a tile that set its scale
 CAST = 0.06  # a photo whose tile faces need a channel gain further from 1 than this is read again white-balanced
 DIM = 40.0  # grey level under which the faces' colour is the sensor's noise, not the light's: left as it is
+BACK_HUE = 0.03  # chromaticity apart from the faces' ground at which a back shows the set's back colour (~10 % cast)
+BLANK_HUE = 0.01  # and within which a back has the ground's colour: a blank face
+CLIPPED = 250.0  # grey level of faces whose ground is over-exposed: a pale back clips to the same white
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,11 @@ def _tile_sized(tiles: list[SeenTile], width: int, height: int) -> list[SeenTile
     return keep
 
 
+def _middle(img: np.ndarray, t: SeenTile) -> np.ndarray:
+    """The pixels (BGR rows) of the middle of a tile's box, clear of its edges and the table around it."""
+    return upright_crop(img, t.box, False, 96)[24:72, 24:72].reshape(-1, 3).astype(np.float32)
+
+
 def _face_colour(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
     """The colour (BGR) of the blank part of the sure face-up tiles' faces, or None with fewer than three. The
     lighter 40 % of each face's middle is its ground, not its ink; a haku is left out (so is a back), since a light
@@ -160,10 +168,32 @@ def _face_colour(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
     grounds = []
     for t in tiles:
         if t.confidence >= SURE and t.tile not in (BACK, "5z"):
-            middle = upright_crop(img, t.box, False, 96)[24:72, 24:72].reshape(-1, 3).astype(np.float32)
+            middle = _middle(img, t)
             light = middle.sum(1)
             grounds.append(np.median(middle[light >= np.percentile(light, 60)], 0))
     return np.median(grounds, 0) if len(grounds) >= 3 else None
+
+
+def _blank_faces(img: np.ndarray, tiles: list[SeenTile]) -> list[SeenTile]:
+    """Tiles with each back whose middle has the colour of the faces' blank ground named a white dragon (haku).
+
+    A haku's face is blank, and a sharpened or tone-mapped photo (phones do both) makes the detector take it for
+    a back. Where the photo shows backs of the set's own colour (two or more, at least BACK_HUE apart from the
+    faces' ground in chromaticity), a "back" of the ground's hue (within BLANK_HUE), and not darker than two
+    thirds of its brightness (a black or grey back has the ground's hue too), is a blank face. A set whose backs
+    are white shows no such backs, and its backs stay backs; nor can a photo whose faces are over-exposed
+    (CLIPPED) tell a pale back, clipped white too, from a blank face (measured: tests/bench/bench_camera_shifts.py,
+    models/MODEL_CARD.md)."""
+    ground = _face_colour(img, tiles)
+    backs = [k for k, t in enumerate(tiles) if t.tile == BACK]
+    if ground is None or ground.max() >= CLIPPED or not backs:
+        return tiles
+    colours = {k: np.median(_middle(img, tiles[k]), 0) for k in backs}
+    hue = {k: np.abs(c / max(c.sum(), 1.0) - ground / ground.sum()).max() for k, c in colours.items()}
+    if sum(h >= BACK_HUE for h in hue.values()) < 2:
+        return tiles
+    blank = {k for k in backs if hue[k] < BLANK_HUE and colours[k].sum() >= 2 / 3 * ground.sum()}
+    return [dataclasses.replace(t, tile="5z") if k in blank else t for k, t in enumerate(tiles)]
 
 
 def _white_balanced(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
@@ -381,4 +411,4 @@ class Recognizer:
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
                 tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
                                       orientation=orientation))
-        return _tile_sized(_one_per_tile(tiles), img.shape[1], img.shape[0])
+        return _blank_faces(img, _tile_sized(_one_per_tile(tiles), img.shape[1], img.shape[0]))
