@@ -159,19 +159,24 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     expect(phone.locator(".seat.right .points")).to_have_text("38,000")
     phone.screenshot(path=str(ARTIFACTS / "scoreboard-phone.png"), full_page=True)
 
+    # the keeper picks a photo from the replay folder; the live refreshes that follow keep it picked
+    keeper.select_option("#scan-photo", "03-synthetic-mangan.jpg")
+
     # undo on the keeper page takes it back everywhere
     keeper.click("#undo")
     expect(board.locator(".seat.right .points")).to_have_text("25,000")
     expect(board.locator("#round")).to_have_text("East 1")
+    expect(keeper.locator("#mini .pts").nth(1)).to_have_text("25,000")
 
     keeper.click("#redo")
     expect(board.locator(".seat.right .points")).to_have_text("38,000")
+    expect(keeper.locator("#mini .pts").nth(1)).to_have_text("38,000")
+    expect(keeper.locator("#scan-photo")).to_have_value("03-synthetic-mangan.jpg")
 
     # the rendered sample scene is read exactly by the real recognizer and scores with no correction at all
     if not recognizer.startswith("none"):
         keeper.select_option("#scan-winner", "2")
         keeper.check("input[name='scan-kind'][value='tsumo']")
-        keeper.select_option("#scan-photo", "03-synthetic-mangan.jpg")
         keeper.click("#scan")
         expect(keeper.locator("#proposal-photo-name")).to_have_text("03-synthetic-mangan.jpg", timeout=30000)
         expect(keeper.locator("#p-concealed")).to_have_value("44m57p777s666777z")

@@ -86,9 +86,15 @@
       replay.replaceChildren();
       for (const p of s.replay_photos || []) replay.append(J.el("option", { value: p }, p));
     }
-    if (s.next_photo && document.activeElement !== replay) replay.value = s.next_photo;
+    if (s.next_photo !== shownNext) {  // moves on after a scan; a live refresh keeps the photo the keeper picked
+      shownNext = s.next_photo;
+      if (s.next_photo && document.activeElement !== replay) replay.value = s.next_photo;
+    }
     drawProposal(s.proposal);
   }
+
+  // The replay folder's next photo last put in the picker.
+  let shownNext = null;
 
   // The proposal last drawn: a live refresh that brings the same proposal again must not overwrite what the
   // keeper is typing or picking (the picker takes the focus from the field, so focus alone cannot tell).
