@@ -186,9 +186,9 @@ def test_a_colour_cast_is_taken_off_to_the_tiles_faces() -> None:
 
 
 def test_a_back_of_the_faces_colour_is_a_blank_face() -> None:
-    """A back whose middle has the hue of the faces' blank ground is a haku, but only where backs of the set's own
-    colour show that its backs are not white; a grey or black back (the ground's hue, darker) stays a back, and so
-    does every back of a photo whose faces are over-exposed."""
+    """A back whose middle has the hue of the faces' blank ground is a haku, but only where most backs show the
+    set's own colour, so that its backs are not white; a grey or black back (the ground's hue, darker) stays a
+    back, and so does every back of a photo whose faces are over-exposed."""
     from vision.recognizer import _blank_faces
     from vision.view import SeenTile
 
@@ -210,6 +210,8 @@ def test_a_back_of_the_faces_colour_is_a_blank_face() -> None:
     assert [t.tile for t in _blank_faces(img, tiles)][3:] == ["back", "back"]
     img, tiles = table([white, white, white])  # a set with white backs
     assert [t.tile for t in _blank_faces(img, tiles)][3:] == ["back"] * 3
+    img, tiles = table([white, white, white, yellow, yellow])  # ... and two shadows or bits of cloth read as backs
+    assert [t.tile for t in _blank_faces(img, tiles)][3:] == ["back"] * 5
     img, tiles = table([yellow, yellow, white])
     bright = np.clip(img * 1.4 + 20, 0, 255).astype(np.uint8)  # faces and pale backs clip to one white
     assert [t.tile for t in _blank_faces(bright, tiles)][3:] == ["back"] * 3

@@ -178,19 +178,19 @@ def _blank_faces(img: np.ndarray, tiles: list[SeenTile]) -> list[SeenTile]:
     """Tiles with each back whose middle has the colour of the faces' blank ground named a white dragon (haku).
 
     A haku's face is blank, and a sharpened or tone-mapped photo (phones do both) makes the detector take it for
-    a back. Where the photo shows backs of the set's own colour (two or more, at least BACK_HUE apart from the
-    faces' ground in chromaticity), a "back" of the ground's hue (within BLANK_HUE), and not darker than two
-    thirds of its brightness (a black or grey back has the ground's hue too), is a blank face. A set whose backs
-    are white shows no such backs, and its backs stay backs; nor can a photo whose faces are over-exposed
-    (CLIPPED) tell a pale back, clipped white too, from a blank face (measured: tests/bench/bench_camera_shifts.py,
-    models/MODEL_CARD.md)."""
+    a back. Where most backs in the photo show the set's own back colour (two at least, BACK_HUE or more apart
+    from the faces' ground in chromaticity), a "back" of the ground's hue (within BLANK_HUE), and not darker than
+    two thirds of its brightness (a black or grey back has the ground's hue too), is a blank face. A set whose
+    backs are white shows few backs of another colour (shadows or cloth read as backs), and its backs stay backs;
+    nor can a photo whose faces are over-exposed (CLIPPED) tell a pale back, clipped white too, from a blank face
+    (measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
     ground = _face_colour(img, tiles)
     backs = [k for k, t in enumerate(tiles) if t.tile == BACK]
     if ground is None or ground.max() >= CLIPPED or not backs:
         return tiles
     colours = {k: np.median(_middle(img, tiles[k]), 0) for k in backs}
     hue = {k: np.abs(c / max(c.sum(), 1.0) - ground / ground.sum()).max() for k, c in colours.items()}
-    if sum(h >= BACK_HUE for h in hue.values()) < 2:
+    if sum(h >= BACK_HUE for h in hue.values()) < max(2, len(backs) / 2):
         return tiles
     blank = {k for k in backs if hue[k] < BLANK_HUE and colours[k].sum() >= 2 / 3 * ground.sum()}
     return [dataclasses.replace(t, tile="5z") if k in blank else t for k, t in enumerate(tiles)]
