@@ -187,8 +187,8 @@ def test_a_colour_cast_is_taken_off_to_the_tiles_faces() -> None:
 
 def test_a_back_of_the_faces_colour_is_a_blank_face() -> None:
     """A back whose middle has the hue of the faces' blank ground is a haku, but only where most backs show the
-    set's own colour, so that its backs are not white; a grey or black back (the ground's hue, darker) stays a
-    back, and so does every back of a photo whose faces are over-exposed."""
+    set's own colour, so that its backs are not white; a grey back or the side of a standing tile (the ground's
+    hue, less light) stays a back, and so does every back of a photo whose faces are over-exposed."""
     from vision.recognizer import _blank_faces
     from vision.view import SeenTile
 
@@ -203,9 +203,9 @@ def test_a_back_of_the_faces_colour_is_a_blank_face() -> None:
             tiles.append(SeenTile("1m" if k < 3 else "back", (x, 40, x + 90, 160), 0.95 if k < 3 else 0.7))
         return img, tiles
 
-    yellow, white, grey = (40, 200, 230), (228, 230, 232), (90, 90, 90)
-    img, tiles = table([yellow, yellow, white, grey])
-    assert [t.tile for t in _blank_faces(img, tiles)][3:] == ["back", "back", "5z", "back"]
+    yellow, white, grey, side = (40, 200, 230), (228, 230, 232), (90, 90, 90), (176, 177, 178)
+    img, tiles = table([yellow, yellow, white, grey, side])  # side: a standing tile's white body seen edge-on
+    assert [t.tile for t in _blank_faces(img, tiles)][3:] == ["back", "back", "5z", "back", "back"]
     img, tiles = table([yellow, white])  # one coloured back: maybe a haku's neighbour, maybe a stray
     assert [t.tile for t in _blank_faces(img, tiles)][3:] == ["back", "back"]
     img, tiles = table([white, white, white])  # a set with white backs

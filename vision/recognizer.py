@@ -46,6 +46,7 @@ CAST = 0.06  # a photo whose tile faces need a channel gain further from 1 than 
 DIM = 40.0  # grey level under which the faces' colour is the sensor's noise, not the light's: left as it is
 BACK_HUE = 0.03  # chromaticity apart from the faces' ground at which a back shows the set's back colour (~10 % cast)
 BLANK_HUE = 0.01  # and within which a back has the ground's colour: a blank face
+BLANK_LIGHT = 0.9  # if lit as the faces are, at this share of their ground's brightness or more (MODEL_CARD.md)
 CLIPPED = 250.0  # grey level of faces whose ground is over-exposed: a pale back clips to the same white
 
 
@@ -178,21 +179,22 @@ def _blank_faces(img: np.ndarray, tiles: list[SeenTile]) -> list[SeenTile]:
     """Tiles with each back whose middle has the colour of the faces' blank ground named a white dragon (haku).
 
     A haku's face is blank, and a sharpened or tone-mapped photo (phones do both) makes the detector take it for
-    a back. Where most backs in the photo show the set's own back colour (two at least, BACK_HUE or more apart
-    from the faces' ground in chromaticity), a "back" of the ground's hue (within BLANK_HUE), and not darker than
-    two thirds of its brightness (a black or grey back has the ground's hue too), is a blank face. A set whose
-    backs are white shows few backs of another colour (shadows or cloth read as backs), and its backs stay backs;
-    nor can a photo whose faces are over-exposed (CLIPPED) tell a pale back, clipped white too, from a blank face
-    (measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
+    a back. Where backs of the set's own colour (BACK_HUE or more apart from the faces' ground in chromaticity)
+    are two at least and as many as those that look blank, a "back" of the ground's hue (within BLANK_HUE) and lit
+    as the faces are (BLANK_LIGHT) is a blank face: the white side of a standing tile seen edge-on, or a grey or
+    black back, has the ground's hue too, but less light. A set whose backs are white shows fewer backs of another
+    colour (shadows or cloth read as backs) than white ones, and its backs stay backs; nor can a photo whose faces
+    are over-exposed (CLIPPED) tell a pale back, clipped white too, from a blank face (measured:
+    tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
     ground = _face_colour(img, tiles)
     backs = [k for k, t in enumerate(tiles) if t.tile == BACK]
     if ground is None or ground.max() >= CLIPPED or not backs:
         return tiles
     colours = {k: np.median(_middle(img, tiles[k]), 0) for k in backs}
     hue = {k: np.abs(c / max(c.sum(), 1.0) - ground / ground.sum()).max() for k, c in colours.items()}
-    if sum(h >= BACK_HUE for h in hue.values()) < max(2, len(backs) / 2):
+    blank = {k for k in backs if hue[k] < BLANK_HUE and colours[k].sum() >= BLANK_LIGHT * ground.sum()}
+    if sum(h >= BACK_HUE for h in hue.values()) < max(2, len(blank)):
         return tiles
-    blank = {k for k in backs if hue[k] < BLANK_HUE and colours[k].sum() >= 2 / 3 * ground.sum()}
     return [dataclasses.replace(t, tile="5z") if k in blank else t for k, t in enumerate(tiles)]
 
 
