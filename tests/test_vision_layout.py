@@ -624,6 +624,27 @@ def test_ponds_crowding_at_a_corner_keep_their_tiles() -> None:
                      "left": (("3m", "2m", "1s", "8p", "6z", "6z"), None)}
 
 
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+@pytest.mark.parametrize("near", ["1m 2m 3m 4m 5m s:9m", "1m 2m 3m 4m s:5m 9m"])
+def test_the_tile_ending_a_pond_row_at_a_crowded_corner_stays_in_its_row(near: str, quarters: int) -> None:
+    """Fixed (rendered tables, tests/bench/bench_layout.py): where the near pond's first row ends under the right
+    pond's first row, its last tile (a sideways riichi discard, which stands as the right seat's tiles do, or an
+    upright one after a riichi tile, which lies as the right seat's riichi tile would) joined the right pond's row,
+    making it seven tiles long. A pond's first rows hold six; the tile given back is read in its place, at the end of
+    its row (the row's two pieces lie side by side, not one beyond the other)."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
+    pond, end = row(near, 407, 642)
+    column = [SeenTile(n, (end - 41, 611 - 31 * k - 30, end - 1, 611 - 31 * k), 0.9, horizontal=True,
+                       orientation=270) for k, n in enumerate("1p 2p 3p 4p 5p 6p".split())]
+    view = build_view(turn(hand + win + pond + column, quarters), int(SIZE), int(SIZE))
+    assert view.hand.win == "5z"
+    riichi = near.split().index(next(t for t in near.split() if t.startswith("s:")))
+    assert [(p.seat, p.tiles, p.riichi) for p in view.ponds] == [
+        ("near", tuple(t.removeprefix("s:") for t in near.split()), riichi),
+        ("right", ("1p", "2p", "3p", "4p", "5p", "6p"), None)]
+
+
 def test_a_close_up_across_a_corner_whose_rows_turn_apart_is_read_at_the_hand_rows_angle() -> None:
     """Fixed: a rendered close-up (tests/data/diagonal_closeup.json, exact boxes): seen low across a corner, the hand
     row and the dead wall behind it run at angles perspective pulls apart, so turning back by the table's average

@@ -34,8 +34,10 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    a pond's tiles do against its rows goes with it; one lying across, maybe a sideways riichi discard, by where it
    lies around the table centre). A seat's pond is its block of touching rows nearest the centre, on its side of the
    centre: tiles facing it further out (its melds, a hand laid down) or beyond the centre are no discards, nor are
-   a few tiles on the centre's side of a longer row (rows fill from the centre out; a misread centre panel). Rows
-   are read from the centre outwards, and a sideways tile marks the riichi discard.
+   a few tiles on the centre's side of a longer row (rows fill from the centre out; a misread centre panel). Where
+   two ponds meet at a corner, a tile ending a first or second row of more than six, touching the neighbour's
+   shorter row in line with it, goes back to that neighbour (`_corner_tiles`). Rows are read from the centre
+   outwards (the pieces of one row broken up, side by side, along it), and a sideways tile marks the riichi discard.
 
 A photo whose longest row is no hand (no straight row of ten, no winning tile or meld, no more tiles than a pond's
 row: a table seen from above) has no hand: the seats are then named as seen from the camera (near = the bottom).
@@ -1143,6 +1145,17 @@ def _pond_lines(rows: list[list[_T]], seat: int) -> list[list[list[_T]]]:
     return out
 
 
+def _row_order(line: list[list[_T]], seat: int) -> list[list[_T]]:
+    """A line's segments in reading order: side by side (one row broken up: a tile not found, or taken back from a
+    neighbour's row) along it; overlapping along it (two rows seen low, close in the picture) from the centre out."""
+    line = [sorted(s, key=lambda t: _along(t, seat)) for s in line]
+    spans = sorted((_along(s[0], seat), _along(s[-1], seat)) for s in line)
+    step = 0.25 * statistics.median(t.short for s in line for t in s)
+    if all(a[1] + step < b[0] for a, b in itertools.pairwise(spans)):
+        return sorted(line, key=lambda s: _along(s[0], seat))
+    return sorted(line, key=lambda s: _outward(s, seat))
+
+
 def _clusters(rows: list[list[_T]]) -> list[list[list[_T]]]:
     """The rows grouped into blocks of rows lying against one another."""
     out: list[list[list[_T]]] = []
@@ -1150,6 +1163,28 @@ def _clusters(rows: list[list[_T]]) -> list[list[list[_T]]]:
         joined = [c for c in out if any(_near(row, r) for r in c)]
         out = [c for c in out if not any(c is j for j in joined)] + [[r for c in joined for r in c] + [row]]
     return out
+
+
+def _corner_tiles(by_seat: dict[int, list[list[_T]]]) -> None:
+    """Give back the tiles a pond took from a neighbour's where two ponds meet at a corner (in place).
+
+    There a sideways riichi discard ending one seat's row stands as the next seat's tiles do, and an upright tile
+    ending it lies as the next seat's riichi tile would: either may join the neighbour's row. A pond's first two
+    rows hold six tiles at most, so a tile ending a longer one of them, that touches a neighbour's row of fewer than
+    six in line with it, is that neighbour's."""
+    for _ in range(2 * POND_ROW):
+        move = next(((end, seat, other) for seat, segs in by_seat.items() for line in _pond_lines(segs, seat)[:2]
+                     if sum(map(len, line)) > POND_ROW
+                     for row in [sorted((t for s in line for t in s), key=lambda t: _along(t, seat))]
+                     for end in (row[0], row[-1]) for other, theirs in by_seat.items() if other != seat
+                     for target in [[t for s in theirs for t in s
+                                     if abs(_outward([t], other) - _outward([end], other)) < 0.5 * end.short]]
+                     if target and len(target) < POND_ROW and _near([end], target)), None)
+        if move is None:
+            return
+        end, seat, other = move
+        by_seat[seat] = [kept for s in by_seat[seat] if (kept := [t for t in s if t is not end])]
+        by_seat[other].append([end])
 
 
 def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple[list[Pond], dict]:
@@ -1172,6 +1207,7 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
                     and _beside(s[0], r, rows_seat[id(r)])), None) if len(s) == 1 else None
         seat = rows_seat[id(row)] if row else rows_seat[id(s)] if id(s) in rows_seat else _pond_seat(s, cx, cy, seen)
         by_seat.setdefault(seat, []).append(s)
+    _corner_tiles(by_seat)
     ponds: list[Pond] = []
     flags: dict[int, tuple[bool, bool]] = {}
     left_out: list[str] = []
@@ -1195,8 +1231,8 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
             left_out.append(f"{sum(map(len, apart))} facing {SEAT_NAMES[seat]}")
 
         tiles: list[_T] = []
-        for s in sorted(rows, key=lambda s: _outward(s, seat)):
-            tiles += sorted(s, key=lambda t: _along(t, seat))
+        for line in _pond_lines(rows, seat):
+            tiles += [t for s in _row_order(line, seat) for t in s]
         across: set[int] = set()
         for s in rows + apart:  # tiles apart from the pond are still flagged as they lie in their own rows
             across |= _across(s, _axis(s)) if len(s) >= 3 else {t.i for t in s if t.horizontal == (seat in (0, 2))}
