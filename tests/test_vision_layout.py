@@ -645,16 +645,50 @@ def test_the_tile_ending_a_pond_row_at_a_crowded_corner_stays_in_its_row(near: s
         ("right", ("1p", "2p", "3p", "4p", "5p", "6p"), None)]
 
 
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+@pytest.mark.parametrize("degrees", [8.0, 16.0, 24.0])
+def test_a_far_pond_whose_rows_run_askew_of_the_hand_keeps_its_broken_first_row(degrees: float, quarters: int) -> None:
+    """Fixed (rendered tables, tests/bench/bench_layout.py): perspective turns the far pond's rows against the hand's,
+    by which the picture is turned back. Its first row, broken by a tile not found, then lay in two pieces at
+    different distances from the centre: read as two rows (the later piece first), or the piece nearer the centre
+    set aside as a few tiles inside a longer row. Distances from the centre are now taken across the pond's own
+    rows."""
+    hand, x = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z 2z 5z 5z", 260, 990)
+    win, _ = row("5z", x + 25, 990)
+    slope = math.tan(math.radians(degrees))
+    across = [SeenTile(n, (cx - 15, cy - 20, cx + 15, cy + 20), 0.9, horizontal=False, orientation=180)
+              for r, names in enumerate(("1s 2s - 4s 5s 6s", "7s 8s 9s 1z 2z 3z"))
+              for k, n in enumerate(names.split()) if n != "-"
+              for cx, cy in [(560 - 31 * k, 380 + 31 * k * slope - 41 * r)]]  # read from the right, as its owner does
+    view = build_view(turn(hand + win + across, quarters), int(SIZE), int(SIZE))
+    assert view.hand.win == "5z" and not view.warnings
+    assert [(p.seat, " ".join(p.tiles)) for p in view.ponds] == [("across", "1s 2s 4s 5s 6s 7s 8s 9s 1z 2z 3z")]
+
+
+def rendered(name: str) -> tuple:
+    """The view of a rendered scene's exact boxes saved in tests/data, and the scene's truth."""
+    data = json.loads((Path(__file__).parent / "data" / name).read_text())
+    tiles = [SeenTile(tile, tuple(box), 1.0, horizontal=horizontal, orientation=orientation)
+             for tile, box, horizontal, orientation in data["tiles"]]
+    return build_view(tiles, data["width"], data["height"]), data["truth"]
+
+
+def test_a_pond_tile_its_row_passed_over_is_read_in_its_place() -> None:
+    """Fixed: a rendered table seen low (tests/data/crowded_left_pond.json, exact boxes): the boxes of the left pond's
+    first row overlap (each takes in its tile's side), its segment linked the riichi tile to the sixth tile past the
+    fifth, and the fifth, level with the row, was ordered against the row by a few pixels of height. Pieces of a row
+    level with each other are now read as one row, along it."""
+    view, truth = rendered("crowded_left_pond.json")
+    left = next(p for p in view.ponds if p.seat == "left")
+    assert (list(left.tiles), left.riichi) == (truth["pond:left"]["tiles"], truth["pond:left"]["riichi"])
+
+
 def test_a_close_up_across_a_corner_whose_rows_turn_apart_is_read_at_the_hand_rows_angle() -> None:
     """Fixed: a rendered close-up (tests/data/diagonal_closeup.json, exact boxes): seen low across a corner, the hand
     row and the dead wall behind it run at angles perspective pulls apart, so turning back by the table's average
     angle read no hand (a chi of 0p 6p 7p, nothing concealed). The layout now tries nearby angles when the first
     reading is no winning hand, and keeps one that is."""
-    data = json.loads((Path(__file__).parent / "data" / "diagonal_closeup.json").read_text())
-    tiles = [SeenTile(name, tuple(box), 1.0, horizontal=horizontal, orientation=orientation)
-             for name, box, horizontal, orientation in data["tiles"]]
-    view = build_view(tiles, data["width"], data["height"])
-    truth = data["truth"]
+    view, truth = rendered("diagonal_closeup.json")
     assert list(view.hand.concealed) == truth["concealed"] and view.hand.win == truth["win"]
     assert view.hand.melds == () and list(view.dora_indicators) == truth["dora"]
 

@@ -37,7 +37,9 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    a few tiles on the centre's side of a longer row (rows fill from the centre out; a misread centre panel). Where
    two ponds meet at a corner, a tile ending a first or second row of more than six, touching the neighbour's
    shorter row in line with it, goes back to that neighbour (`_corner_tiles`). Rows are read from the centre
-   outwards (the pieces of one row broken up, side by side, along it), and a sideways tile marks the riichi discard.
+   outwards, measured across the pond's own rows (perspective turns a far pond's rows against the hand's; `_skew`);
+   the pieces of one row (side by side, or level with each other) are read along it. A sideways tile marks the
+   riichi discard.
 
 A photo whose longest row is no hand (no straight row of ten, no winning tile or meld, no more tiles than a pond's
 row: a table seen from above) has no hand: the seats are then named as seen from the camera (near = the bottom).
@@ -75,6 +77,7 @@ FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's wor
 BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
 RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0)  # degrees off the table's angle, tried in turn
 POND_REACH = 2.0  # rows of one pond: tile centres this many short sides apart at most (rows touch; a step is ~1.4)
+SKEW = 0.5  # a pond's rows run at most this slope off the table's axis once turned back (about 27 degrees)
 POND_ROW = 6  # discards in a pond's row (the last row may run on): a plain row of more is a hand, cut by the frame
 POND_SHORT = 3  # tiles seen in a pond's row at most that cannot come before a longer row (rows hold six)
 SET_OFF = 1.1  # laid-out indicators lie beyond the pond at a step over this many times its rows' (rows touch)
@@ -1134,26 +1137,46 @@ def _beside(t: _T, row: list[_T], seat: int) -> bool:
     return _outward([t], seat) > _outward(row, seat) + 0.5 * t.short or min(ends) <= _along(t, seat) <= max(ends)
 
 
-def _pond_lines(rows: list[list[_T]], seat: int) -> list[list[list[_T]]]:
+def _skew(rows: list[list[_T]], seat: int) -> float:
+    """How far a pond's rows run off the table's axis once turned back (outward per step along): perspective turns
+    a far pond's rows against the hand's, by which the picture was turned. The median slope of its longer rows."""
+    slopes = [statistics.linear_regression([_along(t, seat) for t in s], [_outward([t], seat) for t in s]).slope
+              for s in rows if len(s) >= 3 and len({_along(t, seat) for t in s}) > 1]
+    return max(-SKEW, min(SKEW, statistics.median(slopes))) if slopes else 0.0
+
+
+def _level(seg: list[_T], seat: int, skew: float) -> float:
+    """`_outward` measured across rows that run `skew` off the axis."""
+    return sum(_outward([t], seat) - skew * _along(t, seat) for t in seg) / len(seg)
+
+
+def _pond_lines(rows: list[list[_T]], seat: int, skew: float = 0.0) -> list[list[list[_T]]]:
     """A pond's segments grouped into its rows (a row broken up by tiles not found is one), from the centre out."""
     out: list[list[list[_T]]] = []
-    for s in sorted(rows, key=lambda s: _outward(s, seat)):
-        if out and _outward(s, seat) - _outward(out[-1][-1], seat) < 0.5 * s[0].short:
+    for s in sorted(rows, key=lambda s: _level(s, seat, skew)):
+        if out and _level(s, seat, skew) - _level(out[-1][-1], seat, skew) < 0.5 * s[0].short:
             out[-1].append(s)
         else:
             out.append([s])
     return out
 
 
-def _row_order(line: list[list[_T]], seat: int) -> list[list[_T]]:
+def _row_order(line: list[list[_T]], seat: int, skew: float) -> list[list[_T]]:
     """A line's segments in reading order: side by side (one row broken up: a tile not found, or taken back from a
-    neighbour's row) along it; overlapping along it (two rows seen low, close in the picture) from the centre out."""
+    neighbour's row) along it; overlapping along it (two rows seen low, close in the picture) from the centre out,
+    but pieces level with each other (within a quarter tile: a tile the row's segment passed over) as one row."""
     line = [sorted(s, key=lambda t: _along(t, seat)) for s in line]
     spans = sorted((_along(s[0], seat), _along(s[-1], seat)) for s in line)
     step = 0.25 * statistics.median(t.short for s in line for t in s)
     if all(a[1] + step < b[0] for a, b in itertools.pairwise(spans)):
         return sorted(line, key=lambda s: _along(s[0], seat))
-    return sorted(line, key=lambda s: _outward(s, seat))
+    rows: list[list[_T]] = []
+    for s in sorted(line, key=lambda s: _level(s, seat, skew)):
+        if rows and _level(s, seat, skew) - _level(rows[-1], seat, skew) < step:
+            rows[-1] = sorted(rows[-1] + s, key=lambda t: _along(t, seat))
+        else:
+            rows.append(s)
+    return rows
 
 
 def _clusters(rows: list[list[_T]]) -> list[list[list[_T]]]:
@@ -1221,7 +1244,8 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
             min(_outward(s, seat) for s in c)))
         rows, apart = blocks[0], [s for c in blocks[1:] for s in c]
         # rows fill from the centre outwards, six to a row: a few tiles on the centre's side of a longer row are none
-        lines = _pond_lines(rows, seat)
+        skew = _skew(rows, seat)
+        lines = _pond_lines(rows, seat, skew)
         full = [k for k, line in enumerate(lines) if sum(map(len, line)) > POND_SHORT]
         if full:
             inner = [s for line in lines[: full[0]] for s in line]
@@ -1231,8 +1255,8 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
             left_out.append(f"{sum(map(len, apart))} facing {SEAT_NAMES[seat]}")
 
         tiles: list[_T] = []
-        for line in _pond_lines(rows, seat):
-            tiles += [t for s in _row_order(line, seat) for t in s]
+        for line in _pond_lines(rows, seat, skew):
+            tiles += [t for s in _row_order(line, seat, skew) for t in s]
         across: set[int] = set()
         for s in rows + apart:  # tiles apart from the pond are still flagged as they lie in their own rows
             across |= _across(s, _axis(s)) if len(s) >= 3 else {t.i for t in s if t.horizontal == (seat in (0, 2))}
