@@ -1,11 +1,19 @@
-"""How `jantaku bench vision` scores real photos (vision.bench.real), on a hand-made labels file: no model."""
+"""How `jantaku bench vision` scores: real photos on a hand-made labels file, rendered scenes read without a model."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
-from vision.bench import _meld_part, real
+import pytest
+
+from vision import bench
+from vision.art import DEFAULT_ART
+from vision.bench import _meld_part, perfect_tiles, real
+from vision.layout import build_view
+from vision.synth import make_scene
+from vision.view import TableView
 
 
 def _labels(tmp_path: Path) -> Path:
@@ -45,3 +53,34 @@ def test_a_closed_kan_of_fives_is_compared_as_plain_fives_and_nothing_else_is() 
     assert _meld_part("kan", ("0p", "5p", "5p", "5p"), "left") != _meld_part("kan", ("5p",) * 4, "left")
     assert _meld_part("closed-kan", ("5s", "5s", "5s", "0s"), None) != _meld_part("closed-kan", ("5m",) * 4, None)
     assert _meld_part("closed-kan", ("5z",) * 4, None) == ("closed-kan", ["5z"] * 4, None)
+
+
+def _perfect_reader(monkeypatch: pytest.MonkeyPatch, spoil=lambda view: view) -> None:
+    """`synthetic` reading each scene as a recognizer that never errs would (then `spoil`ed), without the model."""
+    scenes = []
+    monkeypatch.setattr(bench, "make_scene", lambda seed, mix: scenes.append(make_scene(seed, mix=mix, fonts=False))
+                        or scenes[-1])
+    monkeypatch.setattr(bench, "read_view", lambda rec, image: spoil(build_view(
+        perfect_tiles(scenes[-1].labels), image.shape[1], image.shape[0])))
+
+
+@pytest.mark.skipif(not (DEFAULT_ART / "Regular" / "Man1.png").exists(),
+                    reason=f"FluffyStuff tile art not found at {DEFAULT_ART} (set JANTAKU_TILE_ART)")
+def test_the_synthetic_bench_compares_each_pond_in_sight_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exact ponds: every pond in sight, in the order played with its riichi tile, against the scene's truth (the
+    hand's parts are the exact rows). Three rendered whole tables, read right; then each with its near pond's first
+    two tiles swapped."""
+    _perfect_reader(monkeypatch)
+    right = bench.synthetic(None, 3, seed=25, quiet=True, mix=2)
+    assert right["ponds"] >= 9 and right["exact_ponds"] == 1.0 and right["exact_rows"] == 1.0
+
+    def swapped(view: TableView) -> TableView:
+        near = next(p for p in view.ponds if p.seat == "near")
+        tiles = (near.tiles[1], near.tiles[0], *near.tiles[2:])
+        return dataclasses.replace(view, ponds=tuple(dataclasses.replace(p, tiles=tiles) if p is near else p
+                                                     for p in view.ponds))
+
+    _perfect_reader(monkeypatch, swapped)
+    spoiled = bench.synthetic(None, 3, seed=25, quiet=True, mix=2)
+    assert spoiled["ponds"] == right["ponds"] and spoiled["exact_rows"] == 1.0
+    assert spoiled["exact_ponds"] == round((right["ponds"] - 3) / right["ponds"], 4)

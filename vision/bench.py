@@ -1,6 +1,8 @@
 """`jantaku bench vision`: per-tile precision/recall, red-five recall, sideways accuracy, exact rows, speed.
 
 (a) Held-out rendered scenes (a seed the training never used): detections are matched to labels by IoU >= 0.5.
+    Exact rows are the hand's parts (concealed, winning tile, melds, dora); exact ponds the discard ponds in sight,
+    in order with the riichi tile, and any pond read where the scene has none.
 (b) The real photos of labels.json: a detection counts for a row when its box centre falls in the row's region (the
     smallest, where regions overlap); tiles marked uncertain are left out; names are matched as multisets
     (order-free), a row is exact when the detections in it, read left to right, equal the labelled row (a pond's
@@ -27,9 +29,10 @@ import cv2
 import numpy as np
 
 from vision.art import SHARED
+from vision.classes import SYMMETRIC, crop_label, is_horizontal, orientation_from_crop
 from vision.progress import progress
 from vision.recognizer import Recognizer, read_view, unturn_box
-from vision.synth import DIE, PIPS, STICK_L, STICK_W, TILE_W, SceneTruth, make_scene
+from vision.synth import DIE, PIPS, STICK_L, STICK_W, TILE_W, Scene, SceneTruth, TileLabel, make_scene
 from vision.view import SEAT_NAMES, SeenTile, TableView
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
@@ -60,6 +63,10 @@ def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, in
 
 
 HAND_PARTS = ("concealed", "win", "melds", "dora")  # what scoring a photo needs; ponds are "pond:<seat>"
+PONDS = tuple(f"pond:{s}" for s in SEAT_NAMES)
+ROLES = {"concealed": {"hand"}, "win": {"win"}, "melds": {"meld"}, "dora": {"dora"},
+         **{f"pond:{s}": {f"pond{k}"} for k, s in enumerate(SEAT_NAMES)}}  # the labels' roles making up each part
+EMPTY_POND = ([], None)
 
 
 def _meld_part(kind: str, tiles, source) -> tuple:
@@ -94,10 +101,30 @@ def seen_parts(view: TableView) -> dict:
     return parts
 
 
+def visible_parts(scene: Scene) -> set[str]:
+    """Parts whose every tile is labelled (on the picture, not cut by the frame or hidden), so they can be read."""
+    roles = [lb.role for lb in scene.labels]
+    t = scene.truth
+    want = {"concealed": len(t.concealed), "win": 1 if t.win else 0,
+            "melds": sum(len(m.tiles) for m in t.melds), "dora": len(t.dora_indicators),
+            **{f"pond:{SEAT_NAMES[s]}": len(tiles) for s, tiles in t.ponds.items()}}
+    return {part for part, n in want.items() if sum(r in ROLES[part] for r in roles) == n}
+
+
+def perfect_tiles(labels: list[TileLabel]) -> list[SeenTile]:
+    """What a recognizer that never errs reports for these labels (see `Recognizer.read_tiles`): the detector's axis
+    from the label, the face's orientation through the classifier's crop label (symmetric faces carry none)."""
+    out = []
+    for lb in labels:
+        name, orientation = orientation_from_crop(lb.det, crop_label(lb.name, lb.orientation, SYMMETRIC), SYMMETRIC)
+        out.append(SeenTile(name, lb.box, 1.0, horizontal=is_horizontal(lb.det), orientation=orientation))
+    return out
+
+
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
-    rows = rows_ok = props = on_props = 0
+    rows = rows_ok = ponds = ponds_ok = props = on_props = 0
     hands: Counter = Counter()
     hands_ok: Counter = Counter()
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
@@ -135,11 +162,17 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
             ok_all &= same
         hands[t.kind] += 1
         hands_ok[t.kind] += ok_all
+        visible = visible_parts(scene)
+        for key in PONDS:  # a pond in sight, or one read where the scene has none
+            if key in visible or key in seen_rows and key not in truth_rows:
+                ponds += 1
+                ponds_ok += truth_rows.get(key, EMPTY_POND) == seen_rows.get(key, EMPTY_POND)
     return {"scenes": n, "labels": n_labels, "detections": n_tiles,
             "precision": round(correct / max(n_tiles, 1), 4), "recall": round(correct / max(n_labels, 1), 4),
             "located": round(found / max(n_labels, 1), 4), "red_five_recall": round(red_ok / max(red, 1), 4),
             "red_fives": red, "sideways_accuracy": round(side_ok / max(side, 1), 4), "sideways": side,
             "exact_rows": round(rows_ok / max(rows, 1), 4),
+            "exact_ponds": round(ponds_ok / max(ponds, 1), 4), "ponds": ponds,
             "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)},
             **({"props": props, "tiles_on_props": on_props} if props else {})}
 
@@ -437,7 +470,9 @@ def _print(r: dict) -> None:
         print(f"  {key}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  red-five recall "
               f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
               f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
-              f"{s['exact_rows']:.3f}" + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else "")
+              f"{s['exact_rows']:.3f}" + (f"  exact ponds {s['exact_ponds']:.3f} (n={s['ponds']})"
+                                          if "exact_ponds" in s else "")
+              + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else "")
               + (f"  tiles read on {s['props']} point sticks and dice: {s['tiles_on_props']}" if "props" in s else ""))
     if "real_turned" in r:
         print("  real, the photos turned (no EXIF): " + "; ".join(

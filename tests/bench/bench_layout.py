@@ -38,27 +38,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision import synth  # noqa: E402
-from vision.bench import HAND_PARTS, seen_parts, truth_parts  # noqa: E402
-from vision.classes import SYMMETRIC, crop_label, is_horizontal, orientation_from_crop  # noqa: E402
+from vision.bench import EMPTY_POND, HAND_PARTS, PONDS, ROLES, perfect_tiles, seen_parts, truth_parts, visible_parts  # noqa: E402
 from vision.layout import build_view  # noqa: E402
-from vision.view import SEAT_NAMES, SeenTile  # noqa: E402
+from vision.view import SeenTile  # noqa: E402
 
-PONDS = tuple(f"pond:{s}" for s in SEAT_NAMES)
 PARTS = (*HAND_PARTS, *PONDS, "hand", "table")  # hand: all of HAND_PARTS right; table: every part right
-ROLES = {"concealed": {"hand"}, "win": {"win"}, "melds": {"meld"}, "dora": {"dora"},
-         **{f"pond:{s}": {f"pond{k}"} for k, s in enumerate(SEAT_NAMES)}}
 VIEWS = ("overhead", "angled", "diagonal", "unknown")
 SEED_OFFSET = 800_000  # scene k of seed s is s * 1_000_003 + SEED_OFFSET + k (apart from training and bench vision)
-EMPTY_POND = ([], None)
-
-
-def perfect_tiles(labels: list[synth.TileLabel]) -> list[SeenTile]:
-    """What a recognizer that never errs reports for these labels (see `Recognizer.read_tiles`)."""
-    out = []
-    for lb in labels:
-        name, orientation = orientation_from_crop(lb.det, crop_label(lb.name, lb.orientation, SYMMETRIC), SYMMETRIC)
-        out.append(SeenTile(name, lb.box, 1.0, horizontal=is_horizontal(lb.det), orientation=orientation))
-    return out
 
 
 def noisy_tiles(tiles: list[SeenTile], rng: random.Random, jitter: float, drop: float
@@ -90,16 +76,6 @@ def view_kind(cam: synth.Camera | None) -> str:
     if off_axis >= 15:  # also from straight above: the picture's axes are then turned against the table's
         return "diagonal"
     return "overhead" if elevation >= 70 else "angled"
-
-
-def visible_parts(scene: synth.Scene) -> set[str]:
-    """Parts whose every tile is labelled (on the picture), so a perfect layout can read them."""
-    roles = [lb.role for lb in scene.labels]
-    t = scene.truth
-    want = {"concealed": len(t.concealed), "win": 1 if t.win else 0,
-            "melds": sum(len(m.tiles) for m in t.melds), "dora": len(t.dora_indicators),
-            **{f"pond:{SEAT_NAMES[s]}": len(tiles) for s, tiles in t.ponds.items()}}
-    return {part for part, n in want.items() if sum(r in ROLES[part] for r in roles) == n}
 
 
 def judge(truth: dict, seen: dict, visible: set[str], touched: set[str]) -> dict[str, str]:
