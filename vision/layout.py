@@ -52,6 +52,7 @@ import itertools
 import math
 import statistics
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from table.errors import InputError
@@ -1196,18 +1197,26 @@ def _corner_tiles(by_seat: dict[int, list[list[_T]]]) -> None:
     rows hold six tiles at most, so a tile ending a longer one of them, that touches a neighbour's row of fewer than
     six in line with it, is that neighbour's."""
     for _ in range(2 * POND_ROW):
-        move = next(((end, seat, other) for seat, segs in by_seat.items() for line in _pond_lines(segs, seat)[:2]
-                     if sum(map(len, line)) > POND_ROW
-                     for row in [sorted((t for s in line for t in s), key=lambda t: _along(t, seat))]
-                     for end in (row[0], row[-1]) for other, theirs in by_seat.items() if other != seat
-                     for target in [[t for s in theirs for t in s
-                                     if abs(_outward([t], other) - _outward([end], other)) < 0.5 * end.short]]
-                     if target and len(target) < POND_ROW and _near([end], target)), None)
+        move = next(_taken_tiles(by_seat), None)
         if move is None:
             return
         end, seat, other = move
         by_seat[seat] = [kept for s in by_seat[seat] if (kept := [t for t in s if t is not end])]
         by_seat[other].append([end])
+
+
+def _taken_tiles(by_seat: dict[int, list[list[_T]]]) -> Iterator[tuple[_T, int, int]]:
+    """(tile, the seat whose pond holds it, the neighbour's seat it belongs to), as `_corner_tiles` says."""
+    for seat, segs in by_seat.items():
+        for line in _pond_lines(segs, seat)[:2]:
+            row = sorted((t for s in line for t in s), key=lambda t: _along(t, seat))
+            if len(row) <= POND_ROW:
+                continue
+            for end, (other, theirs) in itertools.product((row[0], row[-1]), by_seat.items()):
+                in_line = [t for s in theirs for t in s
+                           if abs(_outward([t], other) - _outward([end], other)) < 0.5 * end.short]
+                if other != seat and in_line and len(in_line) < POND_ROW and _near([end], in_line):
+                    yield end, seat, other
 
 
 def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple[list[Pond], dict]:

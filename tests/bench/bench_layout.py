@@ -3,10 +3,10 @@
     .venv/bin/python tests/bench/bench_layout.py [--scenes 200] [--seed 9] [--mix 2] [--json] [--failures 10]
 
 Renders scenes with `vision.synth.make_scene` and turns their exact labels into the `SeenTile`s a perfect recognizer
-would give (the same conversion as `Recognizer.read_tiles`: detector axis from the label, face orientation through
-the classifier's crop label, so symmetric faces carry no orientation). `build_view` then reads them, and each part is
-compared with the scene's truth by `vision.bench.truth_parts` / `seen_parts` (the comparison `jantaku bench vision`
-uses). Two variants:
+would give (`vision.bench.perfect_tiles`, the conversion of `Recognizer.read_tiles`: detector axis from the label,
+face orientation through the classifier's crop label, so symmetric faces carry none). `build_view` then reads them,
+and each part is compared with the scene's truth by `vision.bench.truth_parts` / `seen_parts` (the comparison
+`jantaku bench vision` uses). Two variants:
 
 - perfect: the labels as they are;
 - noisy: every box edge moved by up to `--jitter` of the box's side and `--drop` of the tiles missing, as a real
