@@ -28,8 +28,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.art import SHARED
+from vision.art import FONT_CANDIDATES, SHARED
 from vision.classes import SYMMETRIC, crop_label, is_horizontal, orientation_from_crop
+from vision.faces import find_cjk_fonts
 from vision.progress import progress
 from vision.recognizer import Recognizer, read_view, unturn_box
 from vision.synth import DIE, PIPS, STICK_L, STICK_W, TILE_W, Scene, SceneTruth, TileLabel, make_scene
@@ -121,6 +122,13 @@ def perfect_tiles(labels: list[TileLabel]) -> list[SeenTile]:
     return out
 
 
+def scene_fonts() -> list[str]:
+    """The font files rendered scenes draw faces from (the glyph set, the procedural sets' calligraphy): a seed
+    renders other scenes where other fonts are installed, so a figure holds with these."""
+    return sorted({os.path.basename(p) for p in FONT_CANDIDATES if os.path.exists(p)}
+                  | {os.path.basename(p) for p, _ in find_cjk_fonts()})
+
+
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
@@ -172,8 +180,8 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
             "located": round(found / max(n_labels, 1), 4), "red_five_recall": round(red_ok / max(red, 1), 4),
             "red_fives": red, "sideways_accuracy": round(side_ok / max(side, 1), 4), "sideways": side,
             "exact_rows": round(rows_ok / max(rows, 1), 4),
-            "exact_ponds": round(ponds_ok / max(ponds, 1), 4), "ponds": ponds,
-            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)},
+            "exact_ponds": round(ponds_ok / ponds, 4) if ponds else None, "ponds": ponds,
+            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)}, "fonts": scene_fonts(),
             **({"props": props, "tiles_on_props": on_props} if props else {})}
 
 
@@ -471,9 +479,11 @@ def _print(r: dict) -> None:
               f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
               f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
               f"{s['exact_rows']:.3f}" + (f"  exact ponds {s['exact_ponds']:.3f} (n={s['ponds']})"
-                                          if "exact_ponds" in s else "")
+                                          if s.get("ponds") else "")
               + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else "")
               + (f"  tiles read on {s['props']} point sticks and dice: {s['tiles_on_props']}" if "props" in s else ""))
+        if "fonts" in s:
+            print(f"    scenes drawn with the fonts {', '.join(s['fonts']) or '(none)'}")
     if "real_turned" in r:
         print("  real, the photos turned (no EXIF): " + "; ".join(
             f"{deg} degrees P {v['precision']:.3f} R {v['recall']:.3f} rows {v['exact_rows']:.3f}"
