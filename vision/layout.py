@@ -1257,15 +1257,13 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         lines = _pond_lines(rows, seat, skew)
         full = [k for k, line in enumerate(lines) if sum(map(len, line)) > POND_SHORT]
         if full:
-            inner = [s for line in lines[: full[0]] for s in line]
-            rows = [s for line in lines[full[0]:] for s in line]
-            apart += inner
+            apart += [s for line in lines[: full[0]] for s in line]
+            lines = lines[full[0]:]
+            rows = [s for line in lines for s in line]
         if apart:
             left_out.append(f"{sum(map(len, apart))} facing {SEAT_NAMES[seat]}")
 
-        tiles: list[_T] = []
-        for line in _pond_lines(rows, seat, skew):
-            tiles += [t for s in _row_order(line, seat, skew) for t in s]
+        tiles = [t for line in lines for s in _row_order(line, seat, skew) for t in s]
         across: set[int] = set()
         for s in rows + apart:  # tiles apart from the pond are still flagged as they lie in their own rows
             across |= _across(s, _axis(s)) if len(s) >= 3 else {t.i for t in s if t.horizontal == (seat in (0, 2))}
