@@ -3,6 +3,8 @@
 # the FluffyStuff art (by copy into this ignored folder, never into git), CJK and mahjong-glyph fonts cut down to the
 # few characters tiles need (fontTools subset: 100 KB instead of 150 MB), DejaVu for ultralytics, the ultralytics
 # wheels, and the checkpoints to start from. Run from the repo root on this machine, then carry .gpu to the box.
+# Without INIT_DET / INIT_CLS the checkpoints are rebuilt from the committed ONNX files (vision.from_onnx; the
+# training venv .venv-train, or TRAIN_PY): the detector and the ensemble's last classifier.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ART=${JANTAKU_TILE_ART:-../shared/tiles/fluffystuff/Export}
@@ -27,6 +29,12 @@ cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf .gpu/dejavu/
 # ultralytics is pure Python; torch, torchvision, opencv, numpy and pillow are on the GPU image already
 pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
   --platform manylinux_2_28_x86_64 -d .gpu/whl ultralytics==8.4.190 ultralytics-thop==2.2.3
-[ -n "$INIT_DET" ] && cp "$INIT_DET" .gpu/init/det.pt
-[ -n "$INIT_CLS" ] && cp "$INIT_CLS" .gpu/init/cls.pt
+if [ -z "$INIT_DET" ] || [ -z "$INIT_CLS" ]; then
+  JANTAKU_TRAIN_ROOT=${JANTAKU_TRAIN_ROOT:-/tmp/jantaku-pack} PYTHONPATH=$PWD ${TRAIN_PY:-.venv-train/bin/python} \
+    -m vision.from_onnx --models models --out /tmp/jantaku-init --art "$ART"
+  last=$(python3 -c "import json; print(json.load(open('models/recognizer.json'))['classifier']['files'][-1])")
+  INIT_DET=${INIT_DET:-/tmp/jantaku-init/tile_detector.pt} INIT_CLS=${INIT_CLS:-/tmp/jantaku-init/${last%.onnx}.pt}
+fi
+cp "$INIT_DET" .gpu/init/det.pt
+cp "$INIT_CLS" .gpu/init/cls.pt
 du -sh .gpu
