@@ -436,7 +436,7 @@ def run(args) -> dict:
     quiet = getattr(args, "json", False)
     rec = Recognizer(getattr(args, "models", None))
     report: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
-                    "models": str(getattr(args, "models", None) or "models/")}
+                    "models": str(rec.folder)}
     if args.synthetic:
         report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet, getattr(args, "mix", 1))
         report["synthetic"]["mix"] = getattr(args, "mix", 1)

@@ -274,7 +274,7 @@ class Recognizer:
                  conf: float = 0.25, iou: float = 0.6) -> None:
         import onnxruntime as ort
 
-        folder = Path(models or os.environ.get("JANTAKU_MODELS", MODELS))
+        self.folder = folder = Path(models or os.environ.get("JANTAKU_MODELS", MODELS))
         meta_path = folder / "recognizer.json"
         if not meta_path.exists():
             raise InputError(f"no tile recognizer in {folder} (recognizer.json missing)")
