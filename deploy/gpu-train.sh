@@ -9,6 +9,8 @@
 #   bash deploy/gpu-train.sh collect  # optimizer-free best.pt + results.csv of every run to $OUT
 # Training is time-boxed (ultralytics `time`, hours: DET_HOURS, CLS_HOURS), so a run ends when the lease allows;
 # runs detach (setsid) so a box that stays up between short calls keeps training.
+# A dry run on a CPU checks a round end to end before GPU minutes go on it (models/MODEL_CARD.md):
+#   DEVICE=cpu SCENES=80 DET_HOURS=0.02 CLS_HOURS=0.02 bash deploy/gpu-train.sh round10   (val: SCENES/40)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in round2|round3|round8|round10|wait|collect) ;;
@@ -19,7 +21,7 @@ python3 -c "import ultralytics" 2>/dev/null || \
   python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site $G/whl/*.whl >/dev/null
 mkdir -p /usr/share/fonts/truetype/ancient-scripts /usr/share/fonts/truetype/noto \
   /usr/share/fonts/truetype/dejavu "$T"
-place() { [ -e "$2/$(basename "$1")" ] || cp "$1" "$2/"; }  # never replace a font the machine has
+place() { [ ! -e "$1" ] || [ -e "$2/$(basename "$1")" ] || cp "$1" "$2/"; }  # packed, and not on the machine
 place $G/sym/Symbola_hint.ttf /usr/share/fonts/truetype/ancient-scripts
 place $G/sym/NotoSansSymbols2-Regular.ttf /usr/share/fonts/truetype/noto
 place $G/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu
@@ -34,10 +36,10 @@ generate() {  # OUT TRAIN VAL SEED MIX, 16 shards in parallel
 
 train() {  # NAME_DET NAME_CLS DATA INIT_DET INIT_CLS
   setsid nohup python3 -m vision.train detect --data "$T/$3" --epochs 300 --hours "${DET_HOURS:-0.28}" \
-    --imgsz 640 --batch 64 --device 0 --workers 10 --cache --warmup 1 --name "$1" --init "$4" \
+    --imgsz 640 --batch 64 --device "${DEVICE:-0}" --workers 10 --cache --warmup 1 --name "$1" --init "$4" \
     > "$T/$1.log" 2>&1 < /dev/null &
   setsid nohup python3 -m vision.train classify --data "$T/$3" --epochs 300 --hours "${CLS_HOURS:-0.25}" \
-    --imgsz 96 --batch 512 --device 0 --workers 5 --warmup 1 --name "$2" --init "$5" \
+    --imgsz 96 --batch 512 --device "${DEVICE:-0}" --workers 5 --warmup 1 --name "$2" --init "$5" \
     > "$T/$2.log" 2>&1 < /dev/null &
 }
 
@@ -46,7 +48,7 @@ case "${1:-}" in
   round3) generate data4 3000 160 4 3; train det6 cls6 data4 "$T/runs/det5/weights/best.pt" \
             "$T/runs/cls5/weights/best.pt" ;;
   round8) generate data11 8000 200 11 5; train det7 cls12 data11 $G/init/det.pt $G/init/cls.pt ;;
-  round10) generate data13 8000 200 13 7; train det8 cls14 data13 $G/init/det.pt $G/init/cls.pt ;;
+  round10) generate data13 "${SCENES:-8000}" $(( ${SCENES:-8000} / 40 )) 13 7; train det8 cls14 data13 $G/init/det.pt $G/init/cls.pt ;;
   wait)
     end=$(( $(date +%s) + ${WAIT_S:-540} ))
     while pgrep -f vision.train > /dev/null && [ "$(date +%s)" -lt "$end" ]; do
