@@ -378,6 +378,19 @@ def test_winning_tile_shown_lying_on_the_far_side_of_the_hand(quarters: int) -> 
     assert view.tiles[-1].sideways and not view.ponds
 
 
+@pytest.mark.parametrize("second", ["2z", "3z"])
+def test_a_winning_tile_on_the_far_side_found_twice_is_one_tile(second: str) -> None:
+    """A tilted tile can come back as two like readings whose boxes overlap (IoU about 0.46 on lx01 held 30
+    degrees askew); two different faces there are two tiles, and neither is taken."""
+    first = side("2z", 160, 800 - H + 5)
+    shifted = dataclasses.replace(side(second, 166, 800 - H - 1), confidence=0.5)
+    view = build_view(hand_with_a_pon_and([first, shifted]), int(SIZE), int(SIZE))
+    assert view.hand.win == ("2z" if second == "2z" else None)
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert not view.ponds and any("found twice" in w for w in view.warnings) == (second == "2z")
+    assert len(view.tiles) == (14 if second == "2z" else 15)  # the second reading left out
+
+
 @pytest.mark.parametrize("beyond", [
     row("3p 4p 5p", 150, 800 - H + 5)[0],  # a row close to the hand (read as dora laid out)
     [up("3p", 150, 800 - H - 40)],  # a lone tile a tile's length away: a discard

@@ -141,8 +141,20 @@ def _sharpened(img: np.ndarray) -> np.ndarray:
     return cv2.addWeighted(img, 2.0, cv2.GaussianBlur(img, (0, 0), 2.0), -1.0, 0)
 
 
+def _held_askew(img: np.ndarray) -> np.ndarray:
+    """Turned 30 degrees about the lens on a canvas that holds it all, as bench_camera_shifts.py `roll30` warps it:
+    the tilted winning red five comes back as two like readings, one tile (`vision.layout._same_reading`)."""
+    h, w = img.shape[:2]
+    c, s = np.cos(np.radians(30)), np.sin(np.radians(30))
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([(x * c - y * s, x * s + y * c) for x, y in src])
+    dst -= dst.min(axis=0)
+    size = tuple(int(v) for v in np.ceil(dst.max(axis=0)))
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), size, borderValue=(114, 114, 114))
+
+
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
-@pytest.mark.parametrize("camera", [_cool, _sharpened])
+@pytest.mark.parametrize("camera", [_cool, _sharpened, _held_askew])
 def test_a_real_photo_as_other_phones_take_it_reads_and_scores_as_taken(
         camera, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """lx01 as other phones take it (tests/bench/bench_camera_shifts.py `cool`, `sharpen`): set to daylight
@@ -159,6 +171,7 @@ def test_a_real_photo_as_other_phones_take_it_reads_and_scores_as_taken(
     out = json.loads(capsys.readouterr().out)
     assert out["read"]["hand"] == want["read"]["hand"]
     assert (out["han"], out["fu"], out["total"]) == (want["han"], want["fu"], want["total"]) == (10, 50, 24000)
+    assert sum(t["tile"] == "0p" for t in out["read"]["tiles"]) == 1
 
 
 def test_a_colour_cast_is_taken_off_to_the_tiles_faces() -> None:

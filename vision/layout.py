@@ -83,6 +83,7 @@ POND_ROW = 6  # discards in a pond's row (the last row may run on): a plain row 
 POND_SHORT = 3  # tiles seen in a pond's row at most that cannot come before a longer row (rows hold six)
 SET_OFF = 1.1  # laid-out indicators lie beyond the pond at a step over this many times its rows' (rows touch)
 FLIPPED_RUN = 5  # face-up tiles lying along their row one after another, from which they stand upright, seen low
+SAME_READING = 0.3  # like readings whose boxes overlap by this IoU or more: one tilted tile found twice
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
 
 
@@ -549,7 +550,9 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
     return max(range(len(segs)), key=lambda k: scores[k])
 
 
-def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[SeenHand, set[int], set[int]]:
+def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
+          ) -> tuple[SeenHand, set[int], set[int], set[int]]:
+    """The hand, the tiles it takes, those of them lying across their row, and second readings of its tiles."""
     strays = {i for s in line for i in _off_row_ends(sorted(s, key=lambda t: t.cx))}
     strays |= _off_line([[t for t in s if t.i not in strays] for s in line])
     strays |= {t.i for s in line if len(s) >= 3 and not any(t.face_up for t in s) for t in s}  # a wall in line
@@ -557,7 +560,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     line = [kept for s in line if (kept := [t for t in s if t.i not in strays])]
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
     if not segs:  # every tile of the line stands off it
-        return SeenHand(), set(), set()
+        return SeenHand(), set(), set(), set()
     first = _concealed_segment(segs, _across([t for s in segs for t in s], "h"))
     others = others + [t for s in segs[:first] for t in s]
     segs = segs[first:]
@@ -596,8 +599,12 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     warnings += notes
     used_ids = {t.i for t in concealed} | {t.i for t in meld_tiles} | used
     slots = (len(concealed) + 3 * len(melds)) % 3
+    twins: set[int] = set()
     if win is None and concealed and slots == 1:
         win = _win_laid_beyond(concealed, [t for t in others if t.i not in used_ids])
+        twins = {t.i for t in others if win is not None and t is not win and _same_reading(t, win)}
+        if twins:
+            warnings.append(f"the winning tile {win.name} was found twice (a tilted tile): read as one")
     elif win is None and concealed and slots == 2:
         win = concealed.pop()
         warnings.append("the winning tile is not set apart; taking the rightmost tile of the hand")
@@ -606,7 +613,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]) -> tuple[
     across |= {t.i for t in others if t.i in used_ids and t.horizontal}  # an added kan's top tile, a win beyond
     hand = SeenHand(tuple(t.name for t in concealed), win.name if win else None, tuple(melds),
                     win is not None and win.i in across)
-    return hand, used_ids, across
+    return hand, used_ids, across, twins
 
 
 def _across_gaps(line: list[list[_T]]):
@@ -624,17 +631,26 @@ def _across_gaps(line: list[list[_T]]):
 def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
     """The winning tile put down on the far side of the hand (a tsumo tile shown above the hand, often tilted):
     the one face-up tile whose near edge reaches the hand row's far edge within the row's length, with no other
-    face-up tile beside it (a pond tile has its row), when the hand is a tile short of a winning one."""
+    face-up tile beside it (a pond tile has its row), when the hand is a tile short of a winning one. Tilted, it
+    may be found twice: like readings whose boxes overlap by SAME_READING are one tile."""
     far = sorted(t.y1 for t in concealed)[len(concealed) // 2]
     x1, x2 = min(t.x1 for t in concealed), max(t.x2 for t in concealed)
     up = [t for t in others if t.face_up]
 
     def alone(t: _T) -> bool:
         reach = 1.5 * max(t.x2 - t.x1, t.y2 - t.y1)
-        return not any(o is not t and math.hypot(o.cx - t.cx, o.cy - t.cy) < reach for o in up)
+        return not any(o is not t and not _same_reading(o, t) and math.hypot(o.cx - t.cx, o.cy - t.cy) < reach
+                       for o in up)
 
     near = [t for t in up if t.cy < far < t.y2 + 0.5 * t.short and x1 <= t.cx <= x2 and alone(t)]
-    return near[0] if len(near) == 1 else None
+    return near[0] if near and all(_same_reading(t, near[0]) for t in near) else None
+
+
+def _same_reading(a: _T, b: _T) -> bool:
+    w = max(0.0, min(a.x2, b.x2) - max(a.x1, b.x1))
+    h = max(0.0, min(a.y2, b.y2) - max(a.y1, b.y1))
+    area = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1)
+    return a.name == b.name and w * h >= SAME_READING * (area - w * h)
 
 
 def table_angle(tiles: list[SeenTile]) -> float:
@@ -1018,21 +1034,21 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
     before = list(hand_warnings)
-    hand, used, hand_across = _hand(hand_line_t, others, hand_warnings)
+    hand, used, hand_across, twins = _hand(hand_line_t, others, hand_warnings)
     if not _wins(hand):  # a gap inside the hand row (tiles laid a little apart) splits it: read across the gap
         for merged in _across_gaps(hand_line_t):
             notes = list(before)
             other = _hand(merged, others, notes)
             if _wins(other[0]):
-                hand, used, hand_across, hand_warnings = *other, notes
+                hand, used, hand_across, twins, hand_warnings = *other, notes
                 break
     if hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW:
         warnings += hand_warnings
     else:  # no hand in the picture (a table seen from above, a pond row the longest line): seats seen from the camera
-        hand, used, hand_across, hand_line_t = SeenHand(), set(), set(), []
+        hand, used, hand_across, twins, hand_line_t = SeenHand(), set(), set(), set(), []
         turned = _turn(tiles, 0, width, height)
 
-    rest = [t for t in turned if t.i not in used]
+    rest = [t for t in turned if t.i not in used | twins]
     rest_segs = _segments(rest)
     blanks = _blank_faces(rest_segs)
     if blanks:  # named white dragons, the rows are found again (a face links where a back may not)
@@ -1068,6 +1084,12 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     for k, t in enumerate(original):
         side, flip = flags.get(k, ponds[1].get(k, (False, False)))
         out.append(dataclasses.replace(t, sideways=side, upside_down=flip))
+    if twins:  # the second reading of a tile leaves the list, and the melds' indices follow
+        kept = [k for k in range(len(out)) if k not in twins]
+        new = {k: n for n, k in enumerate(kept)}
+        out = [out[k] for k in kept]
+        hand = dataclasses.replace(hand, melds=tuple(dataclasses.replace(m, indices=tuple(new[i] for i in m.indices))
+                                                     for m in hand.melds))
     return TableView(size[0], size[1], tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
                      tuple(warnings))
 
