@@ -602,7 +602,8 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
     twins: set[int] = set()
     if win is None and concealed and slots == 1:
         win = _win_laid_beyond(concealed, [t for t in others if t.i not in used_ids])
-        twins = {t.i for t in others if win is not None and t is not win and _same_reading(t, win)}
+        twins = {t.i for t in others if win is not None and t is not win and t.i not in used_ids
+                 and _same_reading(t, win)}
         if twins:
             warnings.append(f"the winning tile {win.name} was found twice (a tilted tile): read as one")
     elif win is None and concealed and slots == 2:
@@ -1048,7 +1049,8 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         hand, used, hand_across, twins, hand_line_t = SeenHand(), set(), set(), set(), []
         turned = _turn(tiles, 0, width, height)
 
-    rest = [t for t in turned if t.i not in used | twins]
+    gone = used | twins
+    rest = [t for t in turned if t.i not in gone]
     rest_segs = _segments(rest)
     blanks = _blank_faces(rest_segs)
     if blanks:  # named white dragons, the rows are found again (a face links where a back may not)
