@@ -32,7 +32,8 @@ pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementa
 if [ -z "$INIT_DET" ] || [ -z "$INIT_CLS" ]; then
   JANTAKU_TRAIN_ROOT=${JANTAKU_TRAIN_ROOT:-/tmp/jantaku-pack} PYTHONPATH=$PWD ${TRAIN_PY:-.venv-train/bin/python} \
     -m vision.from_onnx --models models --out /tmp/jantaku-init --art "$ART"
-  last=$(python3 -c "import json; print(json.load(open('models/recognizer.json'))['classifier']['files'][-1])")
+  last=$(python3 -c "import json; c = json.load(open('models/recognizer.json'))['classifier']
+print((c.get('files') or [c['file']])[-1])")
   INIT_DET=${INIT_DET:-/tmp/jantaku-init/tile_detector.pt} INIT_CLS=${INIT_CLS:-/tmp/jantaku-init/${last%.onnx}.pt}
 fi
 cp "$INIT_DET" .gpu/init/det.pt

@@ -168,9 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--art", default=None, help="the FluffyStuff Export folder (default: ../shared/...)")
     a = p.parse_args(argv)
     offline(2)
+    if not (a.models / "recognizer.json").exists():
+        raise SystemExit(f"no recognizer.json in {a.models}: give the folder of the ONNX files (--models)")
     meta = json.loads((a.models / "recognizer.json").read_text())
     a.out.mkdir(parents=True, exist_ok=True)
-    for file in [meta["detector"]["file"], *meta["classifier"]["files"]]:
+    classifiers = meta["classifier"].get("files") or [meta["classifier"]["file"]]  # one classifier: "file"
+    for file in [meta["detector"]["file"], *classifiers]:
         model, task, imgsz = rebuild(a.models / file, scenes=a.scenes, art=a.art)
         save(model, task, imgsz, a.models / file, a.out / Path(file).with_suffix(".pt").name)
         print(f"{a.out / Path(file).with_suffix('.pt').name}: {task}, {imgsz} px, matches {file}")
