@@ -34,22 +34,14 @@ from vision.faces import find_cjk_fonts
 from vision.progress import progress
 from vision.recognizer import Recognizer, read_view, unturn_box
 from vision.synth import DIE, PIPS, STICK_L, STICK_W, TILE_W, Scene, SceneTruth, TileLabel, make_scene
-from vision.view import SEAT_NAMES, SeenTile, TableView
+from vision.view import SEAT_NAMES, SeenTile, TableView, box_iou
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 
 
-def _iou(a, b) -> float:
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def match(labels, tiles: list[SeenTile], thr: float = 0.5) -> list[tuple[int, int]]:
     """Greedy one-to-one (label index, tile index) pairs by IoU."""
-    pairs = sorted(((_iou(lb.box, t.box), i, j) for i, lb in enumerate(labels) for j, t in enumerate(tiles)),
+    pairs = sorted(((box_iou(lb.box, t.box), i, j) for i, lb in enumerate(labels) for j, t in enumerate(tiles)),
                    reverse=True)
     used_l, used_t, out = set(), set(), []
     for iou, i, j in pairs:

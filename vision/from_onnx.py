@@ -153,9 +153,7 @@ def save(model, task: str, imgsz: int, source: Path, out: Path) -> None:
     import torch
     from ultralytics import __version__
 
-    model.train()  # parameters trainable again; batch norms keep their running stats
-    for p in model.parameters():
-        p.requires_grad_(True)
+    model.train()  # as ultralytics saves a model it trains; the batch norms keep their running stats
     torch.save({"model": model.half(), "train_args": {"task": task, "imgsz": imgsz, "model": str(source)},
                 "date": datetime.now(UTC).isoformat(), "version": __version__}, out)
 

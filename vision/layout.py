@@ -59,7 +59,7 @@ from table.errors import InputError
 from table.hand import Meld
 from table.tiles import parse_tile
 from table.waits import waits
-from vision.view import SEAT_NAMES, Pond, SeenHand, SeenMeld, SeenTile, TableView
+from vision.view import SEAT_NAMES, Pond, SeenHand, SeenMeld, SeenTile, TableView, box_iou
 
 TOUCH_GAP = 0.3  # max gap between touching tiles, in short-side lengths
 LINE_GAP = 4.5  # max gap between segments of one line (hand to winning tile to melds), in short-side lengths
@@ -648,10 +648,7 @@ def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
 
 
 def _same_reading(a: _T, b: _T) -> bool:
-    w = max(0.0, min(a.x2, b.x2) - max(a.x1, b.x1))
-    h = max(0.0, min(a.y2, b.y2) - max(a.y1, b.y1))
-    area = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1)
-    return a.name == b.name and w * h >= SAME_READING * (area - w * h)
+    return a.name == b.name and box_iou((a.x1, a.y1, a.x2, a.y2), (b.x1, b.y1, b.x2, b.y2)) >= SAME_READING
 
 
 def table_angle(tiles: list[SeenTile]) -> float:

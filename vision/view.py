@@ -12,6 +12,15 @@ from dataclasses import dataclass, field
 SEAT_NAMES = ("near", "right", "across", "left")
 
 
+def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two (x1, y1, x2, y2) boxes."""
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class SeenTile:
     tile: str  # MPSZ ("5m", "0p" for a red five) or "back"
