@@ -30,10 +30,11 @@ cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf .gpu/dejavu/
 pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
   --platform manylinux_2_28_x86_64 -d .gpu/whl ultralytics==8.4.190 ultralytics-thop==2.2.3
 if [ -z "$INIT_DET" ] || [ -z "$INIT_CLS" ]; then
-  JANTAKU_TRAIN_ROOT=${JANTAKU_TRAIN_ROOT:-/tmp/jantaku-pack} PYTHONPATH=$PWD ${TRAIN_PY:-.venv-train/bin/python} \
-    -m vision.from_onnx --models models --out /tmp/jantaku-init --art "$ART"
-  last=$(python3 -c "import json; c = json.load(open('models/recognizer.json'))['classifier']
-print((c.get('files') or [c['file']])[-1])")
+  py() { JANTAKU_TRAIN_ROOT=${JANTAKU_TRAIN_ROOT:-/tmp/jantaku-pack} PYTHONPATH=$PWD \
+         ${TRAIN_PY:-.venv-train/bin/python} "$@"; }
+  py -m vision.from_onnx --models models --out /tmp/jantaku-init --art "$ART"
+  last=$(py -c "import json; from vision.recognizer import classifier_files
+print(classifier_files(json.load(open('models/recognizer.json')))[-1])")
   INIT_DET=${INIT_DET:-/tmp/jantaku-init/tile_detector.pt} INIT_CLS=${INIT_CLS:-/tmp/jantaku-init/${last%.onnx}.pt}
 fi
 cp "$INIT_DET" .gpu/init/det.pt

@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.classes import is_horizontal
 from vision.crops import upright_crop
-from vision.recognizer import _letterbox
+from vision.recognizer import _letterbox, classifier_files
 from vision.train import offline
 
 CALIBRATION_SEED = 77_000_000  # rendered scenes no training round or benchmark uses
@@ -170,11 +170,11 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no recognizer.json in {a.models}: give the folder of the ONNX files (--models)")
     meta = json.loads((a.models / "recognizer.json").read_text())
     a.out.mkdir(parents=True, exist_ok=True)
-    classifiers = meta["classifier"].get("files") or [meta["classifier"]["file"]]  # one classifier: "file"
-    for file in [meta["detector"]["file"], *classifiers]:
+    for file in [meta["detector"]["file"], *classifier_files(meta)]:
         model, task, imgsz = rebuild(a.models / file, scenes=a.scenes, art=a.art)
-        save(model, task, imgsz, a.models / file, a.out / Path(file).with_suffix(".pt").name)
-        print(f"{a.out / Path(file).with_suffix('.pt').name}: {task}, {imgsz} px, matches {file}")
+        out = a.out / Path(file).with_suffix(".pt").name
+        save(model, task, imgsz, a.models / file, out)
+        print(f"{out}: {task}, {imgsz} px, matches {file}")
     return 0
 
 

@@ -267,6 +267,11 @@ def _box_through(box: tuple[float, float, float, float], turn: np.ndarray, width
             float(min(cy + half_h, height)))
 
 
+def classifier_files(meta: dict) -> list[str]:
+    """The classifier files a `recognizer.json` lists: an ensemble's `files`, or one `file` (older folders)."""
+    return meta["classifier"].get("files") or [meta["classifier"]["file"]]
+
+
 class Recognizer:
     """The ONNX models (a detector, one or more classifiers) and their class lists from `models/recognizer.json`."""
 
@@ -284,9 +289,8 @@ class Recognizer:
             opts.intra_op_num_threads = threads
         providers = ["CPUExecutionProvider"]
         self.det = ort.InferenceSession(str(folder / meta["detector"]["file"]), opts, providers=providers)
-        cls_meta = meta["classifier"]
         self.classifiers = [ort.InferenceSession(str(folder / f), opts, providers=providers)
-                            for f in cls_meta.get("files") or [cls_meta["file"]]]
+                            for f in classifier_files(meta)]
         self.det_size = int(meta["detector"]["imgsz"])
         self.cls_size = int(meta["classifier"]["imgsz"])
         self.cls_names: list[str] = list(meta["classifier"]["classes"])
