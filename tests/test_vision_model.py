@@ -54,6 +54,26 @@ def recognizer() -> Recognizer:
     return Recognizer()
 
 
+def test_an_unsure_crop_is_read_again_cut_tighter_and_wider(recognizer: Recognizer,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crop of noise is no tile the ensemble is sure of: its reading averages the three cuts; a crop it is sure
+    of (every crop, with the bar at 0) is read once."""
+    from vision import recognizer as module
+    from vision.recognizer import MARGIN, RECUT_MARGINS, UNSURE, Detection
+
+    img = np.random.default_rng(0).integers(0, 255, (200, 200, 3), dtype=np.uint8)
+    det = Detection((50.0, 40.0, 110.0, 120.0), 0, 0.9)
+    cuts = [recognizer._ensemble(img, [det], (m,))[0] for m in (MARGIN, *RECUT_MARGINS)]
+    assert cuts[0].max() < UNSURE
+    assert not np.allclose(cuts[0], cuts[1])
+    assert np.allclose(recognizer._ensemble(img, [det], RECUT_MARGINS)[0], np.mean(cuts[1:], axis=0), atol=1e-6)
+    name, p = recognizer.classify(img, [det])[0]
+    assert p == pytest.approx(float(np.mean(cuts, axis=0)[recognizer.cls_names.index(name)]), abs=1e-5)
+    monkeypatch.setattr(module, "UNSURE", 0.0)
+    name, p = recognizer.classify(img, [det])[0]
+    assert p == pytest.approx(float(cuts[0][recognizer.cls_names.index(name)]), abs=1e-5)
+
+
 def test_the_classifiers_of_the_ensemble_vote_together(recognizer: Recognizer, tmp_path: Path) -> None:
     """Every classifier listed is loaded and their probabilities are averaged; a folder naming one `file` (as
     earlier exports did) still loads."""
@@ -69,8 +89,7 @@ def test_the_classifiers_of_the_ensemble_vote_together(recognizer: Recognizer, t
     crop = upright_crop(img, det.box, False, recognizer.cls_size)
     x = crop[None, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
     each = [_probabilities(s, x) for s in recognizer.classifiers]
-    name, p = recognizer.classify(img, [det])[0]
-    assert p == pytest.approx(float(np.mean(each, axis=0)[0, recognizer.cls_names.index(name)]), abs=1e-5)
+    assert np.allclose(recognizer._ensemble(img, [det]), np.mean(each, axis=0), atol=1e-6)
 
     meta["classifier"] = {k: v for k, v in meta["classifier"].items() if k != "files"} | {"file": files[-1]}
     for file in (meta["detector"]["file"], files[-1]):
