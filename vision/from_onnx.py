@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.classes import is_horizontal
 from vision.crops import upright_crop
-from vision.recognizer import _letterbox, classifier_files
+from vision.recognizer import _letterbox, classifier_files, model_input
 from vision.train import offline
 
 CALIBRATION_SEED = 77_000_000  # rendered scenes no training round or benchmark uses
@@ -57,7 +57,7 @@ def calibration_inputs(task: str, imgsz: int, scenes: int, art: str | None = Non
         labels = list(scene.labels)
         random.Random(k).shuffle(labels)
         out += [upright_crop(scene.image, lb.box, is_horizontal(lb.det), imgsz) for lb in labels[:24]]
-    return np.stack(out)[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    return model_input(np.stack(out))
 
 
 def _model(task: str, names: dict[int, str]):

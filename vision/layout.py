@@ -602,8 +602,8 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
     twins: set[int] = set()
     if win is None and concealed and slots == 1:
         win = _win_laid_beyond(concealed, [t for t in others if t.i not in used_ids])
-        twins = {t.i for t in others if win is not None and t is not win and t.i not in used_ids
-                 and _same_reading(t, win)}
+        if win is not None:
+            twins = {t.i for t in others if t is not win and t.i not in used_ids and _same_reading(t, win)}
         if twins:
             warnings.append(f"the winning tile {win.name} was found twice (a tilted tile): read as one")
     elif win is None and concealed and slots == 2:

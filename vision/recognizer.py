@@ -216,6 +216,11 @@ def _white_balanced(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None
     return cv2.LUT(img, lut)
 
 
+def model_input(images: np.ndarray) -> np.ndarray:
+    """A batch of BGR uint8 pictures (N, H, W, 3) as the models take it: RGB, 0..1, (N, 3, H, W)."""
+    return images[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+
+
 def _probabilities(session, x: np.ndarray) -> np.ndarray:
     """Class probabilities of a batch of crops, in batches the model takes (a fixed batch size, or 64)."""
     inp = session.get_inputs()[0]
@@ -303,8 +308,7 @@ class Recognizer:
     def _raw(self, boxed: np.ndarray, turns: int) -> np.ndarray:
         """The detector's (anchors, 4 + classes) output for the letterboxed square turned `turns` quarter turns."""
         turned = np.ascontiguousarray(np.rot90(boxed, turns))
-        x = cv2.cvtColor(turned, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        return self.det.run(None, {self._det_input: x})[0][0].T
+        return self.det.run(None, {self._det_input: model_input(turned[None])})[0][0].T
 
     def _mean_score(self, raw: np.ndarray) -> float:
         conf = raw[:, 4:].max(1)
@@ -386,7 +390,7 @@ class Recognizer:
         cut with each of `margins` (one batch per classifier)."""
         crops = np.stack([upright_crop(img, d.box, is_horizontal(d.det), self.cls_size, d.turns, m)
                           for m in margins for d in dets])
-        x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        x = model_input(crops)
         p = np.mean([_probabilities(session, x) for session in self.classifiers], axis=0)
         return p.reshape(len(margins), len(dets), -1).mean(axis=0)
 
