@@ -55,6 +55,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from table.errors import InputError
 from table.hand import Meld
 from table.tiles import parse_tile
@@ -133,16 +135,12 @@ def _turn(tiles: list[SeenTile], quarter: int, width: float, height: float) -> l
     return out
 
 
-def _touch(a: _T, b: _T, across: bool) -> bool:
-    """Touching neighbours in a row running across the image (`across`, upright tiles) or down it (tiles lying
-    horizontally, a seat to the side); rows may slope up to ~30 degrees."""
-    s = min(a.short, b.short)
-    dx, dy = abs(a.cx - b.cx), abs(a.cy - b.cy)
-    if across:
-        gap = max(a.x1, b.x1) - min(a.x2, b.x2)
-        return not (a.horizontal and b.horizontal) and gap < TOUCH_GAP * s and dx > 0.3 * s and dy < 0.6 * dx + 0.15 * s
-    gap = max(a.y1, b.y1) - min(a.y2, b.y2)
-    return (a.horizontal or b.horizontal) and gap < TOUCH_GAP * s and dy > 0.3 * s and dx < 0.6 * dy + 0.15 * s
+def _mutual_nearest(near: np.ndarray, dist: np.ndarray) -> dict[int, int]:
+    """i -> j for each i whose nearest candidate j (row i of `near`, least `dist`, the first of equals) has i as its
+    own nearest candidate (column j): the links of a chain, one on each side of a tile."""
+    d = np.where(near, dist, np.inf)
+    after, before = d.argmin(1), d.argmin(0)
+    return {int(i): int(after[i]) for i in np.flatnonzero(near.any(1)) if before[after[i]] == i}
 
 
 def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
@@ -150,24 +148,24 @@ def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
 
     Seen at a slant, the rows of a pond lie so close in the picture that a tile also touches the tiles diagonally
     before and after it in the next row; linking all of them would melt the rows into one blob. A row is a chain:
-    each tile has one neighbour on each side, the one most in line with it."""
+    each tile has one neighbour on each side, the one most in line with it. Two tiles touch in a row running across
+    the image only when one of them stands upright there, and in a row running down it only when one lies; rows may
+    slope up to ~30 degrees."""
+    if not ts:
+        return set()
+    x1, y1, x2, y2 = (np.array([getattr(t, k) for t in ts]) for k in ("x1", "y1", "x2", "y2"))
+    lying = np.array([t.horizontal for t in ts])
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    s = np.minimum.outer(*[np.minimum(x2 - x1, y2 - y1)] * 2)  # the smaller tile's short side, per pair
+    dx, dy = cx[None, :] - cx[:, None], cy[None, :] - cy[:, None]  # from tile a (row) to tile b (column)
+    ids = [t.i for t in ts]
     pairs: set[tuple[int, int]] = set()
-    for across in (True, False):
-        after: dict[int, tuple[float, int]] = {}
-        before: dict[int, tuple[float, int]] = {}
-        for a in ts:
-            for b in ts:
-                along = b.cx - a.cx if across else b.cy - a.cy
-                if along <= 0 or not _touch(a, b, across):
-                    continue
-                off = abs(b.cy - a.cy) if across else abs(b.cx - a.cx)
-                if off < after.get(a.i, (math.inf, -1))[0]:
-                    after[a.i] = (off, b.i)
-                if off < before.get(b.i, (math.inf, -1))[0]:
-                    before[b.i] = (off, a.i)
-        for i, (_, j) in after.items():
-            if before[j][1] == i:
-                pairs.add((min(i, j), max(i, j)))
+    for along, off, lo, hi, axis_ok in ((dx, np.abs(dy), x1, x2, ~np.logical_and.outer(lying, lying)),
+                                        (dy, np.abs(dx), y1, y2, np.logical_or.outer(lying, lying))):
+        gap = np.maximum.outer(lo, lo) - np.minimum.outer(hi, hi)
+        near = axis_ok & (along > 0) & (gap < TOUCH_GAP * s) & (along > 0.3 * s) & (off < 0.6 * along + 0.15 * s)
+        for a, b in _mutual_nearest(near, off).items():
+            pairs.add((min(ids[a], ids[b]), max(ids[a], ids[b])))
     return pairs
 
 
@@ -175,11 +173,7 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
     """Rows of touching tiles. Tiles of one axis link first; a tile of the other axis then joins a row only when it
     is not itself part of a longer row of its own (a riichi or called tile, not the corner of a side seat's pond)."""
     pairs = _row_pairs(ts)
-
-    def linked(a: _T, b: _T) -> bool:
-        return (min(a.i, b.i), max(a.i, b.i)) in pairs
-
-    pure = _components(ts, lambda a, b: a.horizontal == b.horizontal and linked(a, b))
+    pure = _components(ts, pairs, lambda a, b: a.horizontal == b.horizontal)
     size = {t.i: len(seg) for seg in pure for t in seg}
     by_i = {t.i: t for t in ts}
     neighbours: dict[int, set[int]] = {t.i: set() for t in ts}
@@ -199,7 +193,7 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
         partners = [j for j in neighbours[odd.i] if by_i[j].horizontal == odd.horizontal]
         alone = all(sum(by_i[k].face_up or by_i[k].horizontal == odd.horizontal for k in neighbours[j]) == 1
                     for j in partners)
-        return size[odd.i] <= 2 and alone and flush < 0.25 * min(a.short, b.short) and linked(a, b)
+        return size[odd.i] <= 2 and alone and flush < 0.25 * min(a.short, b.short)
 
     # tiles laid across a row of the other axis (called or riichi tiles), by whether that row runs across the picture
     odd_in: dict[bool, set[int]] = {True: set(), False: set()}
@@ -219,12 +213,14 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
         # the tile stacked beyond a called one is an added kan's, not the start of a row running down the picture,
         # which would bend the hand's row into an L
         stacked = a.horizontal and not _row_horizontal(a, b) and (a.i in called or b.i in called)
-        return linked(a, b) and not stacked
+        return not stacked
 
-    return _components(ts, link)
+    return _components(ts, pairs, link)
 
 
-def _components(ts: list[_T], link) -> list[list[_T]]:
+def _components(ts: list[_T], pairs: set[tuple[int, int]], link) -> list[list[_T]]:
+    """Groups of `ts` joined by those of the row `pairs` for which `link` holds, each in the order of `ts`."""
+    pos = {t.i: k for k, t in enumerate(ts)}
     parent = list(range(len(ts)))
 
     def find(k: int) -> int:
@@ -233,10 +229,9 @@ def _components(ts: list[_T], link) -> list[list[_T]]:
             k = parent[k]
         return k
 
-    for a in range(len(ts)):
-        for b in range(a + 1, len(ts)):
-            if link(ts[a], ts[b]):
-                parent[find(a)] = find(b)
+    for i, j in pairs:
+        if link(ts[pos[i]], ts[pos[j]]):
+            parent[find(pos[i])] = find(pos[j])
     groups: dict[int, list[_T]] = {}
     for k in range(len(ts)):
         groups.setdefault(find(k), []).append(ts[k])
@@ -273,14 +268,18 @@ def _order(seg: list[_T]) -> list[_T]:
 
 def _lines(segs: list[list[_T]]) -> list[list[list[_T]]]:
     """Segments that continue one another along a row (the hand, its winning tile, its melds)."""
-    def joined(a: list[_T], b: list[_T]) -> bool:
-        if len(b) > len(a):
-            a, b = b, a
-        s = min(min(t.short for t in a), min(t.short for t in b))
-        d = _direction(a)
+    directions = [_direction(seg) for seg in segs]
+    shorts = [min(t.short for t in seg) for seg in segs]
+
+    def joined(ka: int, kb: int) -> bool:
+        if len(segs[kb]) > len(segs[ka]):
+            ka, kb = kb, ka
+        a, b = segs[ka], segs[kb]
+        s = min(shorts[ka], shorts[kb])
+        d = directions[ka]
         if d is None:
             d = (0.0, 1.0) if a[0].horizontal and b[0].horizontal else (1.0, 0.0)
-        db = _direction(b)
+        db = directions[kb]
         if db is not None and abs(d[0] * db[1] - d[1] * db[0]) > 0.35:
             return False
         p0 = (a[0].cx, a[0].cy)
@@ -303,7 +302,7 @@ def _lines(segs: list[list[_T]]) -> list[list[list[_T]]]:
 
     for a in range(n):
         for b in range(a + 1, n):
-            if joined(segs[a], segs[b]):
+            if joined(a, b):
                 parent[find(a)] = find(b)
     out: dict[int, list[list[_T]]] = {}
     for k in range(n):
@@ -911,19 +910,13 @@ def _laid_out_dora(segs: list[list[_T]], hand_cy: float, skewed: bool = False) -
 def _chains(tiles: list[SeenTile]) -> list[list[int]]:
     """Rows running across the frame, found from the tile centres alone (no axis, no orientation): each tile is
     linked to its nearest neighbour on the right within its band, when that one has it as its nearest on the left."""
-    sizes = [min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles]
-    right: dict[int, tuple[float, int]] = {}
-    left: dict[int, tuple[float, int]] = {}
-    for i, a in enumerate(tiles):
-        for j, b in enumerate(tiles):
-            dx, dy = b.centre[0] - a.centre[0], abs(b.centre[1] - a.centre[1])
-            s = min(sizes[i], sizes[j])
-            if 0.4 * s < dx < 2.0 * s and dy < 0.35 * s:
-                if dx < right.get(i, (math.inf, -1))[0]:
-                    right[i] = (dx, j)
-                if dx < left.get(j, (math.inf, -1))[0]:
-                    left[j] = (dx, i)
-    links = {i: j for i, (_, j) in right.items() if left[j][1] == i}
+    if not tiles:
+        return []
+    boxes = np.array([t.box for t in tiles], float)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    s = np.minimum.outer(*[np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])] * 2)
+    dx, dy = cx[None, :] - cx[:, None], np.abs(cy[None, :] - cy[:, None])  # from tile i (row) to tile j (column)
+    links = _mutual_nearest((0.4 * s < dx) & (dx < 2.0 * s) & (dy < 0.35 * s), dx)
     chains = []
     for i in sorted(set(links) - set(links.values()), key=lambda k: tiles[k].centre[0]):
         chain = [i]
