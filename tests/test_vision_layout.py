@@ -7,9 +7,10 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from vision.layout import build_view, table_angle
+from vision.layout import _mutual_nearest, build_view, table_angle
 from vision.view import SEAT_NAMES, SeenTile
 
 W, H = 30.0, 40.0  # an upright tile's box in pixels
@@ -981,3 +982,13 @@ def test_a_dead_wall_seen_slanting_gives_its_indicator() -> None:
     view = build_view(hand + win + wall, int(SIZE), int(SIZE))
     assert view.hand.win == "5z" and view.dora_indicators == ("3z",)
     assert view.ponds == ()
+
+
+def test_a_row_link_needs_both_tiles_to_choose_it() -> None:
+    """Tile 0's nearest candidates are 1 and 2 (a tie: the first is taken); tile 1's is 2, but 2's nearest on that
+    side is 0, so 1 -> 2 is no link; 0 -> 2 is not either, since 0 chose 1."""
+    near = np.array([[False, True, True], [False, False, True], [False, False, False]])
+    dist = np.array([[0.0, 1.0, 1.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]])
+    assert _mutual_nearest(near, dist) == {0: 1}
+    assert _mutual_nearest(near & np.array([[True, False, True]] * 3), dist) == {0: 2}
+    assert _mutual_nearest(np.zeros((3, 3), bool), dist) == {}

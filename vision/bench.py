@@ -8,8 +8,8 @@
     (order-free), a row is exact when the detections in it, read left to right, equal the labelled row (a pond's
     rows, listed in the order played: when a pond read equals it).
 (c) Milliseconds per 12-megapixel photo end to end (decode, EXIF, both models, layout) on this machine, beside the
-    PyPI package mahjong-detector when it can be imported (`--peer`; it is not a dependency: it is looked for on
-    sys.path and in $JANTAKU_PEER_PATH).
+    PyPI package mahjong-detector (`--peer`; the optional extra `pip install -e .[peer]`: self-contained, its own
+    ONNX model inside, onnxruntime and Pillow).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import os
 import platform
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -377,15 +376,12 @@ def real_subset(labels_path: Path, names, read_fn) -> dict:
 
 
 def _peer():
-    extra = os.environ.get("JANTAKU_PEER_PATH", "/root/jantaku-train/peer")
-    if extra and os.path.isdir(extra) and extra not in sys.path:
-        sys.path.append(extra)
     try:
         from mahjong_detector.predict import CLASS_NAMES, predict
         from mahjong_detector.preprocess import preprocess_image
         from PIL import Image, ImageOps
     except Exception as exc:  # noqa: BLE001 - any import failure means the peer is unavailable
-        return None, f"mahjong-detector not importable ({type(exc).__name__}: {exc})"
+        return None, f"mahjong-detector not importable ({type(exc).__name__}: {exc}; pip install -e .[peer])"
 
     def read(path):
         img = ImageOps.exif_transpose(Image.open(path))
