@@ -155,8 +155,8 @@ def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
         return set()
     x1, y1, x2, y2 = (np.array([getattr(t, k) for t in ts]) for k in ("x1", "y1", "x2", "y2"))
     lying = np.array([t.horizontal for t in ts])
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    s = np.minimum.outer(*[np.minimum(x2 - x1, y2 - y1)] * 2)  # the smaller tile's short side, per pair
+    cx, cy, short = (x1 + x2) / 2, (y1 + y2) / 2, np.minimum(x2 - x1, y2 - y1)
+    s = np.minimum.outer(short, short)  # the smaller tile's short side, per pair
     dx, dy = cx[None, :] - cx[:, None], cy[None, :] - cy[:, None]  # from tile a (row) to tile b (column)
     ids = [t.i for t in ts]
     pairs: set[tuple[int, int]] = set()
@@ -172,7 +172,7 @@ def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
 def _segments(ts: list[_T]) -> list[list[_T]]:
     """Rows of touching tiles. Tiles of one axis link first; a tile of the other axis then joins a row only when it
     is not itself part of a longer row of its own (a riichi or called tile, not the corner of a side seat's pond)."""
-    pairs = _row_pairs(ts)
+    pairs = _row_pairs(ts)  # every test below is asked of these pairs only
     pure = _components(ts, pairs, lambda a, b: a.horizontal == b.horizontal)
     size = {t.i: len(seg) for seg in pure for t in seg}
     by_i = {t.i: t for t in ts}
@@ -914,7 +914,8 @@ def _chains(tiles: list[SeenTile]) -> list[list[int]]:
         return []
     boxes = np.array([t.box for t in tiles], float)
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
-    s = np.minimum.outer(*[np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])] * 2)
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    s = np.minimum.outer(short, short)
     dx, dy = cx[None, :] - cx[:, None], np.abs(cy[None, :] - cy[:, None])  # from tile i (row) to tile j (column)
     links = _mutual_nearest((0.4 * s < dx) & (dx < 2.0 * s) & (dy < 0.35 * s), dx)
     chains = []
