@@ -10,7 +10,7 @@ import pytest
 
 from vision import bench
 from vision.art import DEFAULT_ART
-from vision.bench import _meld_part, perfect_tiles, real
+from vision.bench import _meld_part, perfect_tiles, real, visible_parts
 from vision.layout import build_view
 from vision.synth import make_scene
 from vision.view import TableView
@@ -84,3 +84,16 @@ def test_the_synthetic_bench_compares_each_pond_in_sight_in_order(monkeypatch: p
     spoiled = bench.synthetic(None, 3, seed=25, quiet=True, mix=2)
     assert spoiled["ponds"] == right["ponds"] and spoiled["exact_rows"] == 1.0
     assert spoiled["exact_ponds"] == round((right["ponds"] - 3) / right["ponds"], 4)
+
+
+@pytest.mark.skipif(not (DEFAULT_ART / "Regular" / "Man1.png").exists(),
+                    reason=f"FluffyStuff tile art not found at {DEFAULT_ART} (set JANTAKU_TILE_ART)")
+def test_a_hand_part_out_of_full_view_is_counted_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows the frame cuts or nearer tiles hide cannot be read exactly: they are counted apart, as ponds out of sight
+    are, and so is a hand with such a part. Here the dora is taken to be out of view and read wrong every time."""
+    _perfect_reader(monkeypatch, lambda view: dataclasses.replace(view, dora_indicators=("9z",)))
+    monkeypatch.setattr(bench, "visible_parts", lambda scene: visible_parts(scene) - {"dora"})
+    r = bench.synthetic(None, 3, seed=25, quiet=True, mix=2)
+    assert r["rows_clipped"] == 3 and r["rows"] == 9 and r["exact_rows"] == 1.0
+    assert r["exact_rows_with_clipped"] == 0.75
+    assert r["exact_hands"] == {} and sum(r["hands_clipped"].values()) == 3

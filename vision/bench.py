@@ -1,8 +1,10 @@
 """`jantaku bench vision`: per-tile precision/recall, red-five recall, sideways accuracy, exact rows, speed.
 
 (a) Held-out rendered scenes (a seed the training never used): detections are matched to labels by IoU >= 0.5.
-    Exact rows are the hand's parts (concealed, winning tile, melds, dora); exact ponds the discard ponds in sight,
-    in order with the riichi tile, and any pond read where the scene has none.
+    Exact rows are the hand's parts (concealed, winning tile, melds, dora) in full view, exact hands the scenes
+    whose hand parts are all in full view; exact ponds the discard ponds in sight, in order with the riichi tile,
+    and any pond read where the scene has none. A part the frame cuts or nearer tiles hide (a tile of it unlabelled)
+    cannot be read exactly: such parts are counted apart, and `exact_rows_with_clipped` counts them as rows too.
 (b) The real photos of labels.json: a detection counts for a row when its box centre falls in the row's region (the
     smallest, where regions overlap); tiles marked uncertain are left out; names are matched as multisets
     (order-free), a row is exact when the detections in it, read left to right, equal the labelled row (a pond's
@@ -123,9 +125,10 @@ def scene_fonts() -> list[str]:
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
-    rows = rows_ok = ponds = ponds_ok = props = on_props = 0
+    rows = rows_ok = clipped = clipped_ok = ponds = ponds_ok = props = on_props = 0
     hands: Counter = Counter()
     hands_ok: Counter = Counter()
+    hands_clipped: Counter = Counter()
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
         scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix)
         view = read_view(rec, scene.image)
@@ -153,15 +156,20 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
                 side += lb.sideways
         t = scene.truth
         truth_rows, seen_rows = truth_parts(t), seen_parts(view)
-        ok_all = True
-        for key in HAND_PARTS:
-            rows += 1
-            same = truth_rows[key] == seen_rows[key]
-            rows_ok += same
-            ok_all &= same
-        hands[t.kind] += 1
-        hands_ok[t.kind] += ok_all
         visible = visible_parts(scene)
+        ok_all = True
+        for key in HAND_PARTS:  # a row in full view; one the frame cuts or nearer tiles hide cannot be read exactly
+            same = truth_rows[key] == seen_rows[key]
+            ok_all &= same
+            clipped += key not in visible
+            clipped_ok += key not in visible and same
+            rows += key in visible
+            rows_ok += key in visible and same
+        if all(key in visible for key in HAND_PARTS):
+            hands[t.kind] += 1
+            hands_ok[t.kind] += ok_all
+        else:
+            hands_clipped[t.kind] += 1
         for key in PONDS:  # a pond in sight, or one read where the scene has none
             if key in visible or key in seen_rows and key not in truth_rows:
                 ponds += 1
@@ -170,9 +178,11 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
             "precision": round(correct / max(n_tiles, 1), 4), "recall": round(correct / max(n_labels, 1), 4),
             "located": round(found / max(n_labels, 1), 4), "red_five_recall": round(red_ok / max(red, 1), 4),
             "red_fives": red, "sideways_accuracy": round(side_ok / max(side, 1), 4), "sideways": side,
-            "exact_rows": round(rows_ok / max(rows, 1), 4),
+            "exact_rows": round(rows_ok / max(rows, 1), 4), "rows": rows, "rows_clipped": clipped,
+            "exact_rows_with_clipped": round((rows_ok + clipped_ok) / max(rows + clipped, 1), 4),
             "exact_ponds": round(ponds_ok / ponds, 4) if ponds else None, "ponds": ponds,
-            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)}, "fonts": scene_fonts(),
+            "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)},
+            "hands_clipped": {k: hands_clipped[k] for k in sorted(hands_clipped)}, "fonts": scene_fonts(),
             **({"props": props, "tiles_on_props": on_props} if props else {})}
 
 
@@ -466,9 +476,12 @@ def _print(r: dict) -> None:
         print(f"  {key}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  red-five recall "
               f"{s['red_five_recall']:.3f} (n={s['red_fives']})  sideways "
               f"{s.get('sideways_accuracy', s.get('sideways_recall', 0)):.3f} (n={s['sideways']})  exact rows "
-              f"{s['exact_rows']:.3f}" + (f"  exact ponds {s['exact_ponds']:.3f} (n={s['ponds']})"
-                                          if s.get("ponds") else "")
-              + (f"  exact hands {s['exact_hands']}" if "exact_hands" in s else "")
+              f"{s['exact_rows']:.3f}"
+              + (f" (n={s['rows']}; {s['exact_rows_with_clipped']:.3f} with the {s['rows_clipped']} cut or hidden)"
+                 if "rows_clipped" in s else "")
+              + (f"  exact ponds {s['exact_ponds']:.3f} (n={s['ponds']})" if s.get("ponds") else "")
+              + (f"  exact hands {s['exact_hands']} (in full view; {s['hands_clipped']} not)"
+                 if "exact_hands" in s else "")
               + (f"  tiles read on {s['props']} point sticks and dice: {s['tiles_on_props']}" if "props" in s else ""))
         if "fonts" in s:
             print(f"    scenes drawn with the fonts {', '.join(s['fonts']) or '(none)'}")
