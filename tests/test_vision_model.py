@@ -439,3 +439,22 @@ def test_point_sticks_beside_a_real_hand_read_as_nothing(tmp_path: Path, capsys:
     assert out["read"]["hand"] == want["read"]["hand"]
     centres = [((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in (t["box"] for t in out["read"]["tiles"])]
     assert not [c for c in centres if any(cv2.pointPolygonTest(o, c, False) >= 0 for o in outlines)]
+
+
+def test_a_photo_over_the_size_cap_is_read_shrunk_with_boxes_in_its_own_pixels(
+        recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 24- or 50-MP photo is read shrunk to MAX_SIDE: it reads as that shrunk picture does, boxes scaled back."""
+    import vision.recognizer as module
+
+    photo = cv2.imread(str(SAMPLE_PHOTOS / "02-seven-pairs.jpg"))
+    h, w = photo.shape[:2]
+    monkeypatch.setattr(module, "MAX_SIDE", 1280)
+    scale = 1280 / max(h, w)
+    direct = read_view(recognizer, cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
+    capped = read_view(recognizer, photo)
+    assert (capped.width, capped.height) == (w, h)
+    assert len(direct.hand.concealed) == 13 and capped.hand == direct.hand
+    assert (capped.dora_indicators, capped.ponds) == (direct.dora_indicators, direct.ponds)
+    assert [t.tile for t in capped.tiles] == [t.tile for t in direct.tiles]
+    for a, b in zip(capped.tiles, direct.tiles, strict=True):
+        assert a.box == pytest.approx([v / scale for v in b.box], abs=1e-6)

@@ -9,7 +9,8 @@
     smallest, where regions overlap); tiles marked uncertain are left out; names are matched as multisets
     (order-free), a row is exact when the detections in it, read left to right, equal the labelled row (a pond's
     rows, listed in the order played: when a pond read equals it).
-(c) Milliseconds per 12-megapixel photo end to end (decode, EXIF, both models, layout) on this machine, beside the
+(c) Milliseconds per 12-megapixel photo end to end (decode, EXIF, both models, layout) on this machine, upright and
+    held askew, and per 24- and 50-MP photo (read shrunk to `recognizer.MAX_SIDE`), beside the
     PyPI package mahjong-detector (`--peer`; the optional extra `pip install -e .[peer]`: self-contained, its own
     ONNX model inside, onnxruntime and Pillow).
 """
@@ -404,18 +405,18 @@ def _peer():
     return read, "mahjong-detector 0.0.6 (PyPI), its own preprocessing and thresholds"
 
 
-def _twelve_mp(labels_path: Path, folder: str, askew: float = 0.0) -> Path:
-    """A real photo upscaled to 4000 x 3000 (12 MP) and saved as JPEG, for end-to-end timing; `askew` degrees turned
-    about its centre (a phone held askew: read twice, as it is and turned square)."""
+def _big_photo(labels_path: Path, folder: str, size: tuple[int, int] = (4000, 3000), askew: float = 0.0) -> Path:
+    """A real photo upscaled to `size` (4000 x 3000: 12 MP) and saved as JPEG, for end-to-end timing; `askew`
+    degrees turned about its centre (a phone held askew: read twice, as it is and turned square)."""
     _, path, _ = next(iter(_real_rows(labels_path)))
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img.shape[0] > img.shape[1]:
         img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
-    big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    big = cv2.resize(img, size, interpolation=cv2.INTER_CUBIC)
     if askew:
-        big = cv2.warpAffine(big, cv2.getRotationMatrix2D((2000, 1500), askew, 1.0), (4000, 3000),
+        big = cv2.warpAffine(big, cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), askew, 1.0), size,
                              borderMode=cv2.BORDER_REFLECT)
-    out = Path(folder) / f"twelve_mp_{askew:g}.jpg"
+    out = Path(folder) / f"photo_{size[0]}_{askew:g}.jpg"
     cv2.imwrite(str(out), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return out
 
@@ -445,9 +446,12 @@ def run(args) -> dict:
         report["real_turned"] = {f"{90 * k}": {key: v for key, v in real(labels, _ours(rec, k), quiet).items()
                                                if key in ("precision", "recall", "exact_rows")} for k in (1, 2, 3)}
         with tempfile.TemporaryDirectory() as tmp:
-            big = _twelve_mp(labels, tmp)
+            big = _big_photo(labels, tmp)
             report["ms_per_12mp_photo"] = round(_time(ours, big, args.repeat), 1)
-            report["ms_per_12mp_photo_askew_30"] = round(_time(ours, _twelve_mp(labels, tmp, 30), args.repeat), 1)
+            report["ms_per_12mp_photo_askew_30"] = round(_time(ours, _big_photo(labels, tmp, askew=30), args.repeat),
+                                                         1)
+            for mp, size in ((24, (5712, 4284)), (50, (8160, 6120))):  # phones' larger modes: read shrunk
+                report[f"ms_per_{mp}mp_photo"] = round(_time(ours, _big_photo(labels, tmp, size), args.repeat), 1)
             if args.peer:
                 peer, note = _peer()
                 report["peer"] = {"note": note}
@@ -491,7 +495,8 @@ def _print(r: dict) -> None:
             for deg, v in r["real_turned"].items()))
     if "ms_per_12mp_photo" in r:
         print(f"  end to end, 12-megapixel JPEG: {r['ms_per_12mp_photo']:.0f} ms (median); held 30 degrees askew "
-              f"{r['ms_per_12mp_photo_askew_30']:.0f} ms")
+              f"{r['ms_per_12mp_photo_askew_30']:.0f} ms; 24 MP {r['ms_per_24mp_photo']:.0f} ms, 50 MP "
+              f"{r['ms_per_50mp_photo']:.0f} ms")
     p = r.get("peer")
     if p:
         print(f"  peer: {p['note']}")
