@@ -50,7 +50,7 @@ BLANK_LIGHT = 0.9  # if lit as the faces are, at this share of their ground's br
 CLIPPED = 250.0  # grey level of faces whose ground is over-exposed: a pale back clips to the same white
 UNSURE = 0.9  # a crop whose best class the ensemble gives less than this is read again cut tighter and wider
 RECUT_MARGINS = (0.0, 0.12)  # box margins of those second cuts (training jitters boxes by up to 7 %; MODEL_CARD.md)
-MAX_SIDE = 4096  # pixels: a larger photo (24 or 50 MP) is read shrunk to this long side; a 12-MP one is not
+MAX_SIDE = 4096  # pixels: a longer photo (24 or 50 MP, a Pi Camera Module 3 still) is read shrunk to it; 12 MP is not
 
 
 @dataclass(frozen=True)
