@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.art import DEFAULT_ART
+from vision.bench import perfect_tiles
 from vision.layout import _mutual_nearest, build_view, table_angle
+from vision.synth import make_scene
 from vision.view import SEAT_NAMES, SeenTile
 
 W, H = 30.0, 40.0  # an upright tile's box in pixels
@@ -992,3 +995,16 @@ def test_a_row_link_needs_both_tiles_to_choose_it() -> None:
     assert _mutual_nearest(near, dist) == {0: 1}
     assert _mutual_nearest(near & np.array([[True, False, True]] * 3), dist) == {0: 2}
     assert _mutual_nearest(np.zeros((3, 3), bool), dist) == {}
+
+
+@pytest.mark.skipif(not (DEFAULT_ART / "Regular" / "Man1.png").exists(),
+                    reason=f"FluffyStuff tile art not found at {DEFAULT_ART} (set JANTAKU_TILE_ART)")
+def test_an_added_kan_seen_low_whose_lying_tiles_look_no_wider_than_the_flat_ones() -> None:
+    """Fixed (a rendered scene, exact detections): seen low, the added tile stands in the row over the called one,
+    and beside a chi's called tile and flat tiles whose boxes are as wide, neither of the two looked wider than its
+    neighbours: four 5s in a row with no tile lying across made an open kan. Two tiles of a row never overlap."""
+    scene = make_scene(23_800_205, mix=3, fonts=False)
+    view = build_view(perfect_tiles(scene.labels), scene.image.shape[1], scene.image.shape[0])
+    assert [m.to_json() for m in view.hand.melds] == [
+        {"kind": "added-kan", "tiles": ["5s", "5s", "5s", "0s"], "source": "right"},
+        {"kind": "chi", "tiles": ["5m", "6m", "7m"], "source": "left"}]
