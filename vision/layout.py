@@ -25,8 +25,8 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    recognised by its sideways tile (which seat it came from) or its two backs (closed kan); a sideways tile just
    beyond a meld's sideways tile (seen low: in the row, over it, or two of a kan's tiles overlapping there) makes
    an added kan. Seen low, where no tile of a meld looks wider than the others, the longer steps beside the called
-   tile tell it. A hand row split by a gap
-   (tiles laid a little apart) is read across the gap when the split one makes no winning hand.
+   tile tell it. A hand row split by a gap (tiles laid a little apart) is read across the gap when the split one
+   makes no winning hand.
 5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing evenly,
    read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond in a close-up;
    seen across a corner, even when its tiles all read lying). Backs lying about elsewhere (a jumble pushed aside, a tile
@@ -401,12 +401,12 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             kind = _meld_kind(names)
             if size == 4 and kind != "kan":
                 continue
-            stacked = [j for j in range(size - 1) if abs(win[j].cx - win[j + 1].cx)
-                       < 0.6 * min(win[j].short, win[j + 1].short)]
-            if size == 4 and len(stacked) == 1 and len(side) < 2:
+            if size == 4 and len(side) < 2:
                 # seen low, an added kan's top tile stands in the row over the called one, and the wide boxes of
                 # the flat tiles around may hide that both lie across; two tiles side by side never overlap so
-                side = [stacked[0], stacked[0] + 1]
+                stacked = [j for j in range(3) if abs(win[j].cx - win[j + 1].cx)
+                           < 0.6 * min(win[j].short, win[j + 1].short)]
+                side = [stacked[0], stacked[0] + 1] if len(stacked) == 1 else side
             if not side:  # seen low, the called tile may look no wider than the others: its steps tell
                 if kind == "unknown" or any(b.x1 - a.x2 > TOUCH_GAP * min(a.short, b.short)
                                             for a, b in itertools.pairwise(win)):  # a meld's tiles touch
