@@ -219,10 +219,9 @@ def _segments(ts: list[_T]) -> list[list[_T]]:
     return _components(ts, pairs, link)
 
 
-def _components(ts: list[_T], pairs: set[tuple[int, int]], link) -> list[list[_T]]:
-    """Groups of `ts` joined by those of the row `pairs` for which `link` holds, each in the order of `ts`."""
-    pos = {t.i: k for k, t in enumerate(ts)}
-    parent = list(range(len(ts)))
+def _groups(n: int, joined) -> list[list[int]]:
+    """0..n-1 grouped through the `joined` pairs (union-find): each group in index order, groups by first index."""
+    parent = list(range(n))
 
     def find(k: int) -> int:
         while parent[k] != k:
@@ -230,13 +229,19 @@ def _components(ts: list[_T], pairs: set[tuple[int, int]], link) -> list[list[_T
             k = parent[k]
         return k
 
-    for i, j in pairs:
-        if link(ts[pos[i]], ts[pos[j]]):
-            parent[find(pos[i])] = find(pos[j])
-    groups: dict[int, list[_T]] = {}
-    for k in range(len(ts)):
-        groups.setdefault(find(k), []).append(ts[k])
+    for a, b in joined:
+        parent[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for k in range(n):
+        groups.setdefault(find(k), []).append(k)
     return list(groups.values())
+
+
+def _components(ts: list[_T], pairs: set[tuple[int, int]], link) -> list[list[_T]]:
+    """Groups of `ts` joined by those of the row `pairs` for which `link` holds, each in the order of `ts`."""
+    pos = {t.i: k for k, t in enumerate(ts)}
+    joined = ((pos[i], pos[j]) for i, j in pairs if link(ts[pos[i]], ts[pos[j]]))
+    return [[ts[k] for k in group] for group in _groups(len(ts), joined)]
 
 
 def _row_horizontal(a: _T, b: _T) -> bool:
@@ -293,22 +298,8 @@ def _lines(segs: list[list[_T]]) -> list[list[list[_T]]]:
         gap = max(min(tb) - max(ta), min(ta) - max(tb)) - s
         return gap < LINE_GAP * s and perp < 0.5 * s
 
-    n = len(segs)
-    parent = list(range(n))
-
-    def find(k: int) -> int:
-        while parent[k] != k:
-            k = parent[k]
-        return k
-
-    for a in range(n):
-        for b in range(a + 1, n):
-            if joined(a, b):
-                parent[find(a)] = find(b)
-    out: dict[int, list[list[_T]]] = {}
-    for k in range(n):
-        out.setdefault(find(k), []).append(segs[k])
-    return list(out.values())
+    pairs = ((a, b) for a, b in itertools.combinations(range(len(segs)), 2) if joined(a, b))
+    return [[segs[k] for k in group] for group in _groups(len(segs), pairs)]
 
 
 def _facing(ts: list[_T], axis: str) -> int | None:
