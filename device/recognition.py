@@ -157,8 +157,9 @@ class VisionReader:
         with self._lock:
             try:
                 from vision.recognizer import read_view
+                from vision.rereading import winning_reading
 
-                view = read_view(self.recognizer, img)
+                view = winning_reading(read_view(self.recognizer, img))
             except InputError as exc:
                 return Reading(image={"width": width, "height": height}, warnings=[f"tiles not read: {exc}"])
             except Exception as exc:  # a broken model or a renamed vision API must not take the table down

@@ -35,8 +35,8 @@ def test_reading_from_the_documented_read_json():
 class RowRecognizer:
     """Stands in for the ONNX models only: returns fixed detections; the real layout code groups them."""
 
-    def __init__(self, names: list[str], turns: int = 0) -> None:
-        self.names, self.turns = names, turns
+    def __init__(self, names: list[str], turns: int = 0, alternatives: dict | None = None) -> None:
+        self.names, self.turns, self.alternatives = names, turns, alternatives or {}
 
     def read(self, img):
         from vision.recognizer import TileReading
@@ -46,7 +46,8 @@ class RowRecognizer:
         for i, name in enumerate(self.names):
             if i == len(self.names) - 1:
                 x += 40  # the winning tile lies apart
-            tiles.append(SeenTile(name, (x, 500.0, x + 60, 580.0), 0.99, orientation=0))
+            tiles.append(SeenTile(name, (x, 500.0, x + 60, 580.0), 0.99, orientation=0,
+                                  alternatives=self.alternatives.get(i, ())))
             x += 62
         return TileReading(tiles, img.shape[1], img.shape[0], self.turns)
 
@@ -64,6 +65,17 @@ def test_vision_reader_groups_detections_with_the_real_layout():
     turned = VisionReader(RowRecognizer(names, turns=1)).read(photo.read_bytes(), photo)  # a camera mounted turned
     assert turned.concealed == r.concealed and turned.warnings[0].startswith(
         "the picture lay turned (no EXIF orientation): read it turned 270 degrees clockwise")
+
+
+def test_vision_reader_proposes_the_second_reading_that_makes_the_hand_win():
+    """The winning tile read as 3z, whose runner-up 2z makes the hand win: the proposal holds 2z, and says so."""
+    pytest.importorskip("vision.layout")
+    names = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z", "3z"]
+    photo = SAMPLE_PHOTOS / "01-added-kan.jpg"
+    r = VisionReader(RowRecognizer(names, alternatives={13: (("2z", 0.7), ("4z", 0.2))})).read(photo.read_bytes())
+    assert r.concealed == "123m456p789s1122z" and r.win == "2z" and r.tiles[13]["tile"] == "2z"
+    assert r.warnings == ["read as it was, the hand does not win; took 3z as 2z (its next likeliest reading, 70% as "
+                          "likely), which makes it win: check that tile"]
 
 
 def test_vision_reader_unreadable_photo_is_a_warning_not_a_crash():

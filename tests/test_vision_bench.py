@@ -97,3 +97,25 @@ def test_a_hand_part_out_of_full_view_is_counted_apart(monkeypatch: pytest.Monke
     assert r["rows_clipped"] == 3 and r["rows"] == 9 and r["exact_rows"] == 1.0
     assert r["exact_rows_with_clipped"] == 0.75
     assert r["exact_hands"] == {} and sum(r["hands_clipped"].values()) == 3
+
+
+@pytest.mark.skipif(not (DEFAULT_ART / "Regular" / "Man1.png").exists(),
+                    reason=f"FluffyStuff tile art not found at {DEFAULT_ART} (set JANTAKU_TILE_ART)")
+def test_hands_are_also_counted_after_the_second_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand tile misread, the right face its runner-up: the hand is wrong as read and right after score-photo's
+    second reading (`vision.rereading`)."""
+    def misread(view: TableView) -> TableView:
+        i, face = view.hand.concealed_indices[0], view.hand.concealed[0]
+        wrong = "7z" if face != "7z" else "1z"
+        tiles = list(view.tiles)
+        tiles[i] = dataclasses.replace(tiles[i], tile=wrong, alternatives=((face, 0.5),))
+        hand = dataclasses.replace(view.hand, concealed=(wrong, *view.hand.concealed[1:]))
+        return dataclasses.replace(view, tiles=tuple(tiles), hand=hand)
+
+    _perfect_reader(monkeypatch)
+    right = bench.synthetic(None, 3, seed=25, quiet=True, mix=2)
+    _perfect_reader(monkeypatch, misread)
+    r = bench.synthetic(None, 3, seed=25, quiet=True, mix=2)
+    assert right["exact_hands"] == right["exact_hands_second_reading"] == r["exact_hands_second_reading"]
+    assert sum(int(v.split("/")[0]) for v in right["exact_hands"].values()) == 3
+    assert all(v.startswith("0/") for v in r["exact_hands"].values())

@@ -67,11 +67,31 @@ def test_an_unsure_crop_is_read_again_cut_tighter_and_wider(recognizer: Recogniz
     assert cuts[0].max() < UNSURE
     assert not np.allclose(cuts[0], cuts[1])
     assert np.allclose(recognizer._ensemble(img, [det], RECUT_MARGINS)[0], np.mean(cuts[1:], axis=0), atol=1e-6)
-    name, p = recognizer.classify(img, [det])[0]
+    name, p, _ = recognizer.classify(img, [det])[0]
     assert p == pytest.approx(float(np.mean(cuts, axis=0)[recognizer.cls_names.index(name)]), abs=1e-5)
     monkeypatch.setattr(module, "UNSURE", 0.0)
-    name, p = recognizer.classify(img, [det])[0]
+    name, p, _ = recognizer.classify(img, [det])[0]
     assert p == pytest.approx(float(cuts[0][recognizer.cls_names.index(name)]), abs=1e-5)
+
+
+def test_a_tile_keeps_its_next_likeliest_faces_with_their_odds(recognizer: Recognizer,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A face and the same face turned round are one face to the hand; a back is no alternative to a face, nor is a
+    face less than ALTERNATIVE_ODDS as likely; a tile read face down keeps none."""
+    from vision.recognizer import ALTERNATIVE_ODDS, Detection
+
+    row = np.zeros(len(recognizer.cls_names), np.float32)
+    for c, q in (("6m", 0.5), ("6m_r", 0.1), ("9m", 0.2), ("9m_r", 0.05), ("back", 0.1), ("1z", 0.04),
+                 ("2z", 0.6 * ALTERNATIVE_ODDS * 0.9)):
+        row[recognizer.cls_names.index(c)] = q
+    monkeypatch.setattr(recognizer, "_ensemble", lambda img, dets, margins=None: np.tile(row, (len(dets), 1)))
+    img = np.zeros((200, 200, 3), np.uint8)
+    face_up, face_down = Detection((50.0, 40.0, 110.0, 120.0), 0, 0.9), Detection((50.0, 40.0, 110.0, 120.0), 2, 0.9)
+    (name, p, others), down = recognizer.classify(img, [face_up, face_down])
+    assert (name, p) == ("6m", pytest.approx(0.5))
+    assert [o for o, _ in others] == ["9m", "1z"]
+    assert [odds for _, odds in others] == [pytest.approx(0.25 / 0.6), pytest.approx(0.04 / 0.6)]
+    assert down == ("back", 0.9, ())
 
 
 def test_the_classifiers_of_the_ensemble_vote_together(recognizer: Recognizer, tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 (a) Held-out rendered scenes (a seed the training never used): detections are matched to labels by IoU >= 0.5.
     Exact rows are the hand's parts (concealed, winning tile, melds, dora) in full view, exact hands the scenes
-    whose hand parts are all in full view; exact ponds the discard ponds in sight, in order with the riichi tile,
+    whose hand parts are all in full view (also counted after `score-photo`'s second reading of a hand that does
+    not win: `vision.rereading`); exact ponds the discard ponds in sight, in order with the riichi tile,
     and any pond read where the scene has none. A part the frame cuts or nearer tiles hide (a tile of it unlabelled)
     cannot be read exactly: such parts are counted apart, and `exact_rows_with_clipped` counts them as rows too.
 (b) The real photos of labels.json: a detection counts for a row when its box centre falls in the row's region (the
@@ -35,6 +36,7 @@ from vision.classes import SYMMETRIC, crop_label, is_horizontal, orientation_fro
 from vision.faces import find_cjk_fonts
 from vision.progress import progress
 from vision.recognizer import Recognizer, read_view, unturn_box
+from vision.rereading import winning_reading
 from vision.synth import DIE, PIPS, STICK_L, STICK_W, TILE_W, Scene, SceneTruth, TileLabel, make_scene
 from vision.view import SEAT_NAMES, SeenTile, TableView, box_iou
 
@@ -130,6 +132,7 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
     hands: Counter = Counter()
     hands_ok: Counter = Counter()
     hands_clipped: Counter = Counter()
+    hands_second: Counter = Counter()  # exact with score-photo's second reading of a hand that does not win
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
         scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix)
         view = read_view(rec, scene.image)
@@ -169,6 +172,8 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
         if all(key in visible for key in HAND_PARTS):
             hands[t.kind] += 1
             hands_ok[t.kind] += ok_all
+            again = seen_parts(winning_reading(view))
+            hands_second[t.kind] += all(truth_rows[key] == again[key] for key in HAND_PARTS)
         else:
             hands_clipped[t.kind] += 1
         for key in PONDS:  # a pond in sight, or one read where the scene has none
@@ -183,6 +188,7 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
             "exact_rows_with_clipped": round((rows_ok + clipped_ok) / max(rows + clipped, 1), 4),
             "exact_ponds": round(ponds_ok / ponds, 4) if ponds else None, "ponds": ponds,
             "exact_hands": {k: f"{hands_ok[k]}/{hands[k]}" for k in sorted(hands)},
+            "exact_hands_second_reading": {k: f"{hands_second[k]}/{hands[k]}" for k in sorted(hands)},
             "hands_clipped": {k: hands_clipped[k] for k in sorted(hands_clipped)}, "fonts": scene_fonts(),
             **({"props": props, "tiles_on_props": on_props} if props else {})}
 
@@ -484,8 +490,8 @@ def _print(r: dict) -> None:
               + (f" (n={s['rows']}; {s['exact_rows_with_clipped']:.3f} with the {s['rows_clipped']} cut or hidden)"
                  if "rows_clipped" in s else "")
               + (f"  exact ponds {s['exact_ponds']:.3f} (n={s['ponds']})" if s.get("ponds") else "")
-              + (f"  exact hands {s['exact_hands']} (in full view; {s['hands_clipped']} not)"
-                 if "exact_hands" in s else "")
+              + (f"  exact hands {s['exact_hands']} (in full view; {s['hands_clipped']} not), "
+                 f"{s['exact_hands_second_reading']} with score-photo's second readings" if "exact_hands" in s else "")
               + (f"  tiles read on {s['props']} point sticks and dice: {s['tiles_on_props']}" if "props" in s else ""))
         if "fonts" in s:
             print(f"    scenes drawn with the fonts {', '.join(s['fonts']) or '(none)'}")

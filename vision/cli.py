@@ -11,6 +11,7 @@ import contextlib
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
 from table.errors import InputError
@@ -237,23 +238,48 @@ def _score(view: TableView, args: argparse.Namespace, rules):
     return hand, situation, score_hand(hand, situation, rules)
 
 
+def second_readings(view: TableView) -> Iterator[TableView]:
+    """What score-photo tries, in turn, when the hand as read does not win: its face-down tiles taken for white
+    dragons, then one or two of its tiles taken for the classifier's next likeliest faces (`vision.rereading`)."""
+    from vision.rereading import reread, rereadings
+
+    haku = haku_for_backs(view)
+    if haku is not None:
+        yield haku
+    base = haku or view
+    for hand, changes in rereadings(base):
+        yield reread(base, hand, changes)
+
+
+def score_view(view: TableView, args: argparse.Namespace, rules):
+    """(the view scored, Hand, Situation, ScoreResult): the view as read (dora as given, table checks and hidden red
+    fives noted), or, when its hand makes no winning shape, the first of its `second_readings` that does and scores;
+    InputError, saying what the photo shows, when the hand as read cannot be scored and no second reading can."""
+    from vision.layout import winning_shape
+
+    view = with_hidden_red_fives(with_dora_given(with_table_checks(view), args.dora), rules)
+    scored, error = None, None
+    try:
+        scored = _score(view, args, rules)
+    except InputError as exc:
+        error = exc
+    if scored is None or not winning_shape(view.hand):
+        for guess in second_readings(view):
+            if winning_shape(guess.hand):
+                with contextlib.suppress(InputError):
+                    return (guess, *_score(guess, args, rules))
+    if scored is None:
+        raise InputError(f"{error}\nWhat the photo shows:\n{describe(view)}") from None
+    return (view, *scored)
+
+
 def run_score_photo(args: argparse.Namespace) -> int:
     from table.score_cli import render, resolve_rules
 
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
     rules = resolve_rules(args.rules)
-    view = with_hidden_red_fives(with_dora_given(with_table_checks(view), args.dora), rules)
-    try:
-        hand, situation, result = _score(view, args, rules)
-    except InputError as exc:
-        guess, result = haku_for_backs(view), None
-        if guess is not None:
-            with contextlib.suppress(InputError):
-                hand, situation, result = _score(guess, args, rules)
-        if result is None or not result.valid:
-            raise InputError(f"{exc}\nWhat the photo shows:\n{describe(view)}") from None
-        view = guess
+    view, hand, situation, result = score_view(view, args, rules)
     if args.json:
         out = result.to_json()
         out["read"] = view.to_json()

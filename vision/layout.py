@@ -333,7 +333,7 @@ def _across(tiles: list[_T], axis: str) -> set[int]:
     return out
 
 
-def _meld_kind(names: list[str]) -> str:
+def meld_kind(names: list[str]) -> str:
     kinds = ["5" + n[1] if n[0] == "0" else n for n in names]
     if "back" in kinds:
         return "unknown"
@@ -346,7 +346,7 @@ def _meld_kind(names: list[str]) -> str:
     return "unknown"
 
 
-def _closed_kan_tiles(a: str, b: str) -> tuple[str, ...]:
+def closed_kan_tiles(a: str, b: str) -> tuple[str, ...]:
     """The four tiles of a closed kan (ankan) whose middle tiles show `a` and `b`, in table order.
 
     The backs hide two more copies of the same tile, named plain: a set holds one red five per suit at most, and a
@@ -375,9 +375,9 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
         if not t.face_up and k + 3 < len(tiles) and not tiles[k + 3].face_up:
             mid = tiles[k + 1 : k + 3]
             names = [m.name for m in mid]
-            melds.append(SeenMeld("closed-kan", _closed_kan_tiles(names[0], names[1]), None,
+            melds.append(SeenMeld("closed-kan", closed_kan_tiles(names[0], names[1]), None,
                                   tuple(x.i for x in tiles[k : k + 4])))
-            if _meld_kind(names * 2) != "kan":
+            if meld_kind(names * 2) != "kan":
                 warnings.append(f"closed kan shows {names[0]} and {names[1]}, which differ")
             k += 4
             continue
@@ -389,7 +389,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             if len(side) > 2 or any(not x.face_up for x in win):
                 continue
             names = [x.name for x in win]
-            kind = _meld_kind(names)
+            kind = meld_kind(names)
             if size == 4 and kind != "kan":
                 continue
             if size == 4 and len(side) < 2:
@@ -427,6 +427,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                     if e.i not in used and abs(e.cx - s.cx) < 0.6 * s.short and s.y1 - 1.6 * s.short < e.cy < s.cy:
                         used.add(e.i)
                         kind = "added-kan"
+                        win = [*win, e]
                         names = [*names, e.name]
                         break
             if kind == "unknown":
@@ -493,7 +494,7 @@ def _backs_inside(ordered: list[_T], across: set[int]) -> set[int]:
         if up:
             continue
         after = runs[k + 1][1] if k + 1 < len(runs) else []
-        kan = len(after) == 2 and _meld_kind([t.name for t in after] * 2) == "kan"
+        kan = len(after) == 2 and meld_kind([t.name for t in after] * 2) == "kan"
         if len(run) > (1 if k == 0 else BACKS_TOGETHER) or not after or kan:
             break
         out |= {t.i for t in run}
@@ -610,7 +611,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
         used_ids.add(win.i)
     across |= {t.i for t in others if t.i in used_ids and t.horizontal}  # an added kan's top tile, a win beyond
     hand = SeenHand(tuple(t.name for t in concealed), win.name if win else None, tuple(melds),
-                    win is not None and win.i in across)
+                    win is not None and win.i in across, tuple(t.i for t in concealed), win.i if win else None)
     return hand, used_ids, across, twins
 
 
@@ -811,7 +812,7 @@ def _dead_wall(segs: list[list[_T]]) -> tuple[list[_T], list[list[_T]]]:
                     continue
                 wall = [*(runs[k - 1][1] if k > 0 else []), *run, *(runs[k + 1][1] if k + 1 < len(runs) else [])]
                 backs = len(wall) - len(run)
-                if len(piece) == 4 and [t.face_up for t in piece] == [False, True, True, False] and _meld_kind(
+                if len(piece) == 4 and [t.face_up for t in piece] == [False, True, True, False] and meld_kind(
                         [t.name for t in run] * 2) == "kan":
                     kans |= {t.i for t in piece}  # another player's closed kan (back, two like faces, back)
                     continue
@@ -975,16 +976,16 @@ def build_view(tiles: list[SeenTile], width: int, height: int) -> TableView:
         return TableView(width, height, (), SeenHand(), (), (), ("no tiles found in the photo",))
     angle = table_angle(tiles)
     view = _build(tiles, width, height, angle)
-    if _wins(view.hand):
+    if winning_shape(view.hand):
         return view
     for delta in RETRY_ANGLES:
         other = _build(tiles, width, height, angle + delta)
-        if _wins(other.hand):
+        if winning_shape(other.hand):
             return other
     return view
 
 
-def _wins(hand: SeenHand) -> bool:
+def winning_shape(hand: SeenHand) -> bool:
     """The hand's tiles make a winning shape: the evidence that a row angle read the hand's own row."""
     try:
         melds = [Meld(m.kind, tuple(parse_tile(t) for t in m.tiles), m.source) for m in hand.melds]
@@ -1025,11 +1026,11 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     others = [t for t in turned if t.i not in hand_ids]
     before = list(hand_warnings)
     hand, used, hand_across, twins = _hand(hand_line_t, others, hand_warnings)
-    if not _wins(hand):  # a gap inside the hand row (tiles laid a little apart) splits it: read across the gap
+    if not winning_shape(hand):  # a gap inside the hand row (tiles laid a little apart) splits it: read across the gap
         for merged in _across_gaps(hand_line_t):
             notes = list(before)
             other = _hand(merged, others, notes)
-            if _wins(other[0]):
+            if winning_shape(other[0]):
                 hand, used, hand_across, twins, hand_warnings = *other, notes
                 break
     if hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW:
@@ -1075,12 +1076,14 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     for k, t in enumerate(original):
         side, flip = flags.get(k, ponds[1].get(k, (False, False)))
         out.append(dataclasses.replace(t, sideways=side, upside_down=flip))
-    if twins:  # the second reading of a tile leaves the list, and the melds' indices follow
+    if twins:  # the second reading of a tile leaves the list, and the hand's indices follow
         kept = [k for k in range(len(out)) if k not in twins]
         new = {k: n for n, k in enumerate(kept)}
         out = [out[k] for k in kept]
-        hand = dataclasses.replace(hand, melds=tuple(dataclasses.replace(m, indices=tuple(new[i] for i in m.indices))
-                                                     for m in hand.melds))
+        hand = dataclasses.replace(
+            hand, melds=tuple(dataclasses.replace(m, indices=tuple(new[i] for i in m.indices)) for m in hand.melds),
+            concealed_indices=tuple(new[i] for i in hand.concealed_indices),
+            win_index=None if hand.win_index is None else new[hand.win_index])
     return TableView(size[0], size[1], tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
                      tuple(warnings))
 

@@ -50,6 +50,8 @@ BLANK_LIGHT = 0.9  # if lit as the faces are, at this share of their ground's br
 CLIPPED = 250.0  # grey level of faces whose ground is over-exposed: a pale back clips to the same white
 UNSURE = 0.9  # a crop whose best class the ensemble gives less than this is read again cut tighter and wider
 RECUT_MARGINS = (0.0, 0.12)  # box margins of those second cuts (training jitters boxes by up to 7 %; MODEL_CARD.md)
+ALTERNATIVES = 3  # other faces kept per tile, with odds of at least ALTERNATIVE_ODDS against the face read
+ALTERNATIVE_ODDS = 0.02
 MAX_SIDE = 4096  # pixels: a longer photo (24 or 50 MP, a Pi Camera Module 3 still) is read shrunk to it; 12 MP is not
 
 
@@ -303,6 +305,8 @@ class Recognizer:
         self.cls_size = int(meta["classifier"]["imgsz"])
         self.cls_names: list[str] = list(meta["classifier"]["classes"])
         self.symmetric = frozenset(meta.get("symmetric", ()))
+        self.face_names = sorted({c.removesuffix("_r") for c in self.cls_names} - {BACK})
+        self._face_of = np.array([[c.removesuffix("_r") == f for f in self.face_names] for c in self.cls_names], float)
         self.conf, self.iou = conf, iou
         self._det_input = self.det.get_inputs()[0].name
 
@@ -357,8 +361,10 @@ class Recognizer:
                                   int(cls[i]), float(conf[i]), turns))
         return dets, score
 
-    def classify(self, img: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
-        """(crop class, probability) per detection, the two stages voting on face up or down.
+    def classify(self, img: np.ndarray, dets: list[Detection]
+                 ) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
+        """(crop class, probability, other faces with their odds against it) per detection, the two stages voting
+        on face up or down.
 
         White dragons and light backs look alike to the detector. The classifier, which sees the crop in colour at
         full resolution, overrules a face-down call only when it is sure of a face, and a face-up call when it
@@ -373,16 +379,22 @@ class Recognizer:
             again = self._ensemble(img, [dets[i] for i in unsure], RECUT_MARGINS)
             p[unsure] = (p[unsure] + len(RECUT_MARGINS) * again) / (1 + len(RECUT_MARGINS))
         back = self.cls_names.index(BACK)
-        out: list[tuple[str, float]] = []
-        for d, row in zip(dets, p, strict=True):
+        faces = p @ self._face_of  # a face's probability, upright and turned round together
+        out: list[tuple[str, float, tuple[tuple[str, float], ...]]] = []
+        for d, row, face in zip(dets, p, faces, strict=True):
             best = int(row.argmax())
             if is_face_up(d.det):
                 c = int(np.argsort(row)[-2]) if best == back and row[back] < BACK_OVERRULED else best  # best face
-                out.append((self.cls_names[c], float(row[c])))
-            elif best != back and row[best] >= FACE_OVERRULES:
-                out.append((self.cls_names[best], float(row[best])))
             else:
-                out.append((BACK, d.score))
+                c = best if best != back and row[best] >= FACE_OVERRULES else None
+            if c is None or c == back:
+                out.append((BACK, d.score if c is None else float(row[c]), ()))
+                continue
+            name = self.cls_names[c].removesuffix("_r")
+            read = face[self.face_names.index(name)]
+            others = [(f, float(face[k] / read)) for k in np.argsort(-face)[:ALTERNATIVES + 1]
+                      if (f := self.face_names[k]) != name and face[k] >= ALTERNATIVE_ODDS * read]
+            out.append((self.cls_names[c], float(row[c]), tuple(others[:ALTERNATIVES])))
         return out
 
     def _ensemble(self, img: np.ndarray, dets: list[Detection], margins: tuple[float, ...] = (MARGIN,)
@@ -440,7 +452,7 @@ class Recognizer:
     def _tiles(self, img: np.ndarray, dets: list[Detection]) -> list[SeenTile]:
         labels = self.classify(img, dets)
         tiles = []
-        for d, (label, p) in zip(dets, labels, strict=True):
+        for d, (label, p, alternatives) in zip(dets, labels, strict=True):
             det = as_face_up(d.det) if label != BACK else d.det
             name, orientation = orientation_from_crop(det, label, self.symmetric)
             if orientation is not None:  # read in the turned frame, where the photo's up points 270 * turns
@@ -448,5 +460,5 @@ class Recognizer:
             conf = d.score * (p if label != BACK or is_face_up(d.det) else 1.0)
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
                 tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
-                                      orientation=orientation))
+                                      orientation=orientation, alternatives=alternatives))
         return _blank_faces(img, _tile_sized(_one_per_tile(tiles), img.shape[1], img.shape[0]))

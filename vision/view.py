@@ -30,6 +30,9 @@ class SeenTile:
     upside_down: bool = False
     horizontal: bool = False  # long axis horizontal in the image (detector)
     orientation: int | None = None  # degrees clockwise from image-up the face top points; None = cannot tell
+    # other faces the classifier gave some weight, likeliest first, each with its odds against the face read
+    # (probability ratio): what `score-photo` tries when the hand as read does not win (vision.rereading)
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -57,6 +60,8 @@ class SeenHand:
     win: str | None = None
     melds: tuple[SeenMeld, ...] = ()
     win_sideways: bool = False
+    concealed_indices: tuple[int, ...] = ()  # into TableView.tiles, in the order of `concealed`
+    win_index: int | None = None
 
     def to_json(self) -> dict:
         return {"concealed": list(self.concealed), "win": self.win, "melds": [m.to_json() for m in self.melds]}

@@ -9,7 +9,8 @@ a camera held elsewhere would (lower, more overhead, to one side, turned about i
 photo's pixels). The recognizer never saw these photos changed: the figures say how far its reading carries to
 cameras it was not shown, nothing more (the seven photos hold 92 labelled tiles; one tile is about 1 %). `--turned`
 also reads each changed photo turned 90, 180 and 270 degrees with no EXIF orientation (the recognizer's turn check
-under the same changes).
+under the same changes). `--scores` also scores the photos that show a winning hand (`jantaku score-photo`, its
+second readings included) and counts, per change, those that score as the photo as taken does.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from table.errors import InputError  # noqa: E402
 from vision.art import SHARED  # noqa: E402
 from vision.bench import _ours, real  # noqa: E402
-from vision.recognizer import Recognizer  # noqa: E402
+from vision.photo import load_photo  # noqa: E402
+from vision.recognizer import Recognizer, read_view  # noqa: E402
 
 
 def _scale(img: np.ndarray) -> float:
@@ -126,11 +129,33 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray | tuple[np.ndarra
 }
 
 
+def _scorer(rec: Recognizer):
+    """A changed photo -> what `jantaku score-photo` makes of it (the hand and its price), or None: no win."""
+    from device.cli import build_parser
+    from table.score_cli import resolve_rules
+    from vision.cli import score_view
+
+    args = build_parser().parse_args(["score-photo", "photo.jpg"])
+    rules = resolve_rules(args.rules)
+
+    def score(photo: np.ndarray, change: Callable) -> str | None:
+        changed = change(photo)
+        try:
+            view, _, _, result = score_view(read_view(rec, changed[0] if isinstance(changed, tuple) else changed),
+                                            args, rules)
+        except InputError:
+            return None
+        return json.dumps([view.hand.to_json(), result.to_json()]) if result.valid else None
+
+    return score
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("shifts", nargs="*", help=f"shifts to run, of {', '.join(SHIFTS)} (default: all)")
     ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
     ap.add_argument("--turned", action="store_true", help="also read each changed photo turned 90, 180, 270 degrees")
+    ap.add_argument("--scores", action="store_true", help="also score the photos of winning hands after each change")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     unknown = [s for s in args.shifts if s not in SHIFTS]
@@ -142,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rec = Recognizer()
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "shifts": {}}
+    if args.scores:
+        score = _scorer(rec)
+        items = json.loads(labels.read_text())["images"].values()
+        photos = [load_photo(labels.parent / item["file"]) for item in items]
+        taken = [(photo, price) for photo in photos if (price := score(photo, SHIFTS["none"][1])) is not None]
     for name in args.shifts or SHIFTS:
         r = real(labels, _ours(rec, change=SHIFTS[name][1]), quiet=True)
         report["shifts"][name] = {k: r[k] for k in ("precision", "recall", "red_five_recall", "sideways_recall",
@@ -150,11 +180,15 @@ def main(argv: list[str] | None = None) -> int:
             report["shifts"][name]["turned_recall"] = {
                 f"{90 * k}": real(labels, _ours(rec, k, SHIFTS[name][1]), quiet=True)["recall"]
                 for k in (1, 2, 3)}
+        if args.scores:
+            report["shifts"][name]["same_score"] = f"{sum(score(p, SHIFTS[name][1]) == price for p, price in taken)}" \
+                f"/{len(taken)}"
         if not args.json:
             turned = report["shifts"][name].get("turned_recall")
             print(f"{name:7s} P {r['precision']:.3f}  R {r['recall']:.3f}  red fives {r['red_five_recall']:.2f}  "
                   f"sideways {r['sideways_recall']:.2f}  exact rows {r['exact_rows']:.3f}"
                   + (f"  turned R {' / '.join(f'{v:.3f}' for v in turned.values())}" if turned else "")
+                  + (f"  same score {report['shifts'][name]['same_score']}" if args.scores else "")
                   + f"  ({SHIFTS[name][0]})", flush=True)
     if args.json:
         print(json.dumps(report, indent=1))

@@ -1,0 +1,95 @@
+"""Second readings of a hand that does not win as read.
+
+For each tile the classifier keeps the other faces it gave some weight (`SeenTile.alternatives`, with their odds
+against the face read). A photo that `score-photo` is given shows a winning hand, so a hand that makes no winning
+shape as read holds a misread tile far more often than it shows a hand that does not win: a 6s read as 9s at
+52 % against 48 % is a common case (models/MODEL_CARD.md). Its tiles are read again, one or two at a time, as a
+runner-up, the likeliest change first; the first that makes a winning shape is offered, with a note naming it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator
+
+from vision.layout import closed_kan_tiles, meld_kind, winning_shape
+from vision.view import SeenHand, TableView
+
+MAX_CHANGES = 2
+LEAST_ODDS = 0.1  # a change whose runner-ups together are less likely than this against the reading is not tried
+
+Slot = tuple[int, int]  # (part, position): part -1 the concealed tiles, -2 the winning tile, k >= 0 meld k
+Change = tuple[Slot, str, float]  # the slot, the face it is taken for, the odds of that face against the reading
+
+
+def _slots(hand: SeenHand) -> list[tuple[Slot, int]]:
+    """The hand's tiles with their index into TableView.tiles; none when the hand does not say where they lie."""
+    if len(hand.concealed_indices) != len(hand.concealed) or (hand.win is None) != (hand.win_index is None) \
+            or any(len(m.indices) != len(m.tiles) for m in hand.melds):
+        return []
+    slots = [((-1, k), i) for k, i in enumerate(hand.concealed_indices)]
+    slots += [((-2, 0), hand.win_index)] if hand.win_index is not None else []
+    return slots + [((m, k), i) for m, meld in enumerate(hand.melds) for k, i in enumerate(meld.indices)]
+
+
+def _changed(hand: SeenHand, changes: tuple[Change, ...]) -> SeenHand:
+    concealed, win = list(hand.concealed), hand.win
+    melds = [list(m.tiles) for m in hand.melds]
+    for (part, k), name, _ in changes:
+        if part == -1:
+            concealed[k] = name
+        elif part == -2:
+            win = name
+        else:
+            melds[part][k] = name
+    new_melds = []
+    for meld, names in zip(hand.melds, melds, strict=True):
+        if meld.kind == "closed-kan":
+            names = list(closed_kan_tiles(names[1], names[2]))
+        kind = meld_kind(names) if meld.kind == "unknown" else meld.kind
+        new_melds.append(dataclasses.replace(meld, kind=kind, tiles=tuple(names)))
+    return dataclasses.replace(hand, concealed=tuple(concealed), win=win, melds=tuple(new_melds))
+
+
+def rereadings(view: TableView) -> Iterator[tuple[SeenHand, tuple[Change, ...]]]:
+    """The hand with one or two of its tiles taken for a runner-up, likeliest first (the odds multiplied), each
+    making a winning shape; none under LEAST_ODDS."""
+    hand = view.hand
+    options = [(slot, name, odds) for slot, i in _slots(hand)
+               for name, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
+    tries = []
+    for n in range(1, MAX_CHANGES + 1):
+        for combo in itertools.combinations(options, n):
+            odds = 1.0
+            for _, _, o in combo:
+                odds *= o
+            if odds >= LEAST_ODDS and len({slot for slot, _, _ in combo}) == n:
+                tries.append((odds, combo))
+    for _, combo in sorted(tries, key=lambda t: -t[0]):
+        again = _changed(hand, combo)
+        if winning_shape(again):
+            yield again, combo
+
+
+def reread(view: TableView, hand: SeenHand, changes: tuple[Change, ...]) -> TableView:
+    """The view with its hand read as `hand` (from `rereadings`), the tiles renamed and a note saying which."""
+    slots = dict(_slots(view.hand))
+    tiles = list(view.tiles)
+    said = []
+    for slot, name, odds in changes:
+        i = slots[slot]
+        said.append(f"{tiles[i].tile} as {name} (its next likeliest reading, {odds:.0%} as likely)")
+        tiles[i] = dataclasses.replace(tiles[i], tile=name)
+    which = "that tile" if len(changes) == 1 else "those tiles"
+    note = f"read as it was, the hand does not win; took {' and '.join(said)}, which makes it win: check {which}"
+    return dataclasses.replace(view, tiles=tuple(tiles), hand=hand, warnings=(*view.warnings, note))
+
+
+def winning_reading(view: TableView) -> TableView:
+    """The view as read when its hand wins (or has no winning tile to win with), else its likeliest second reading
+    that makes a winning shape, if any: what the device proposes to the scorekeeper, note included."""
+    if view.hand.win is None or winning_shape(view.hand):
+        return view
+    first = next(rereadings(view), None)
+    return view if first is None else reread(view, *first)
