@@ -78,6 +78,19 @@ def test_vision_reader_proposes_the_second_reading_that_makes_the_hand_win():
                           "likely), which makes it win: check that tile"]
 
 
+def test_vision_reader_proposes_a_haku_for_a_hand_tile_read_face_down_when_that_makes_the_hand_win():
+    pytest.importorskip("vision.layout")
+    names = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "back", "5z", "5z", "2z", "2z"]
+    photo = SAMPLE_PHOTOS / "01-added-kan.jpg"
+    r = VisionReader(RowRecognizer(names)).read(photo.read_bytes())
+    assert r.concealed == "123m456p789s5552z" and r.win == "2z"
+    assert r.warnings == ["took the tile read face down in the hand for a white dragon: check it (a haku's blank face "
+                          "is what the recognizer most often takes for a back)"]
+    names[11] = "7z"  # no win either way: the face-down tile is left out for the scorekeeper to name
+    r = VisionReader(RowRecognizer(names)).read(photo.read_bytes())
+    assert r.concealed == "123m456p789s572z" and r.warnings[-1].startswith("1 tile of the hand read as face down")
+
+
 def test_vision_reader_unreadable_photo_is_a_warning_not_a_crash():
     reader = VisionReader(RowRecognizer([]))
     r = reader.read(b"not a jpeg")

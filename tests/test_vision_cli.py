@@ -138,7 +138,7 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
         assert code == 0 and {"name": "Yakuhai (haku)", "han": 1} in out["yaku"]
         assert out["read"]["hand"]["concealed"][0] == "5z"
         assert [w.split(" (")[0] for w in out["read"]["warnings"]] == [
-            NO_DORA, "took the tile read face down in the hand for a white dragon"]
+            NO_DORA, "took the tile read face down in the hand for a white dragon: check it"]
     else:
         assert code == 2 and "1 tile of the hand read as face down (a blank white dragon?)" in err
         assert "Hand   back 1m 1m 1m" in err

@@ -446,11 +446,14 @@ def run(args) -> dict:
         report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet, getattr(args, "mix", 1))
         report["synthetic"]["mix"] = getattr(args, "mix", 1)
     labels = Path(args.photos) if getattr(args, "photos", None) else SHARED / "photos" / "labels.json"
-    if labels.exists():
+    if not labels.exists():
+        report["real"] = {"note": f"{labels} not found"}
+    else:
         ours = _ours(rec)
         report["real"] = real(labels, ours, quiet)
         report["real_turned"] = {f"{90 * k}": {key: v for key, v in real(labels, _ours(rec, k), quiet).items()
                                                if key in ("precision", "recall", "exact_rows")} for k in (1, 2, 3)}
+    if labels.exists() and args.repeat > 0:
         with tempfile.TemporaryDirectory() as tmp:
             big = _big_photo(labels, tmp)
             report["ms_per_12mp_photo"] = round(_time(ours, big, args.repeat), 1)
@@ -469,8 +472,6 @@ def run(args) -> dict:
                         report["ms_per_12mp_photo"] / max(report["peer"]["ms_per_12mp_photo"], 1e-6), 2)
                     report["peer"]["recall_ratio_ours_over_peer"] = round(report["real"]["recall"] / pr, 2) \
                         if pr else None
-    else:
-        report["real"] = {"note": f"{labels} not found"}
     if not quiet:
         _print(report)
     return report

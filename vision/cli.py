@@ -11,11 +11,9 @@ import contextlib
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import replace
 
 from table.errors import InputError
-from vision.layout import FACE_DOWN_IN_HAND
 from vision.view import TableView
 
 
@@ -61,7 +59,7 @@ def register(commands, bench) -> None:
                    "(the same scenes and labels as 6)")
     b.add_argument("--photos", default=None,
                    help="labels.json of real photos (default: shared/photos beside the clone)")
-    b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo")
+    b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo (0: no timing)")
     b.add_argument("--peer", action="store_true", help="also run PyPI mahjong-detector when importable")
     b.add_argument("--json", action="store_true")
     b.add_argument("--models", help=argparse.SUPPRESS)
@@ -207,21 +205,6 @@ def hand_from_view(view: TableView):
     return Hand(tuple(parse_tile(t) for t in h.concealed), parse_tile(h.win), tuple(melds))
 
 
-def haku_for_backs(view: TableView) -> TableView | None:
-    """The view with the hand's face-down tiles taken for white dragons, or None when it has none. A hand shows no
-    back outside a closed kan, and the blank face of a haku is what the recognizer most often reads as one."""
-    n = view.hand.concealed.count("back")
-    if not n:
-        return None
-    hand = replace(view.hand, concealed=tuple("5z" if t == "back" else t for t in view.hand.concealed))
-    which = f"{n} tiles read face down in the hand for white dragons" if n > 1 else \
-        "tile read face down in the hand for a white dragon"
-    note = (f"took the {which} (haku, whose blank face the recognizer can take for a back): so the hand is a "
-            "winning one; if that is wrong, score it with jantaku score")
-    warnings = tuple(w for w in view.warnings if FACE_DOWN_IN_HAND not in w)
-    return replace(view, hand=hand, warnings=warnings + (note,))
-
-
 def _score(view: TableView, args: argparse.Namespace, rules):
     from table.hand import validate_hand
     from table.score_cli import FLAGS
@@ -238,24 +221,12 @@ def _score(view: TableView, args: argparse.Namespace, rules):
     return hand, situation, score_hand(hand, situation, rules)
 
 
-def second_readings(view: TableView) -> Iterator[TableView]:
-    """What score-photo tries, in turn, when the hand as read does not win: its face-down tiles taken for white
-    dragons, then one or two of its tiles taken for the classifier's next likeliest faces (`vision.rereading`)."""
-    from vision.rereading import reread, rereadings
-
-    haku = haku_for_backs(view)
-    if haku is not None:
-        yield haku
-    base = haku or view
-    for hand, changes in rereadings(base):
-        yield reread(base, hand, changes)
-
-
 def score_view(view: TableView, args: argparse.Namespace, rules):
     """(the view scored, Hand, Situation, ScoreResult): the view as read (dora as given, table checks and hidden red
     fives noted), or, when its hand makes no winning shape, the first of its `second_readings` that does and scores;
     InputError, saying what the photo shows, when the hand as read cannot be scored and no second reading can."""
     from vision.layout import winning_shape
+    from vision.rereading import second_readings
 
     view = with_hidden_red_fives(with_dora_given(with_table_checks(view), args.dora), rules)
     scored, error = None, None

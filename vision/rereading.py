@@ -1,6 +1,7 @@
-"""Second readings of a hand that does not win as read.
+"""Second readings of a hand that does not win as read, which `score-photo` scores and the device proposes.
 
-For each tile the classifier keeps the other faces it gave some weight (`SeenTile.alternatives`, with their odds
+A tile of the hand read face down is most often a blank white dragon (haku): it is taken for one first. Then, for
+each tile the classifier keeps the other faces it gave some weight (`SeenTile.alternatives`, with their odds
 against the face read). A photo that `score-photo` is given shows a winning hand, so a hand that makes no winning
 shape as read holds a misread tile far more often than it shows a hand that does not win: a 6s read as 9s at
 52 % against 48 % is a common case (models/MODEL_CARD.md). Its tiles are read again, one or two at a time, as a
@@ -13,7 +14,7 @@ import dataclasses
 import itertools
 from collections.abc import Iterator
 
-from vision.layout import closed_kan_tiles, meld_kind, winning_shape
+from vision.layout import FACE_DOWN_IN_HAND, closed_kan_tiles, meld_kind, winning_shape
 from vision.view import SeenHand, TableView
 
 MAX_CHANGES = 2
@@ -86,10 +87,34 @@ def reread(view: TableView, hand: SeenHand, changes: tuple[Change, ...]) -> Tabl
     return dataclasses.replace(view, tiles=tuple(tiles), hand=hand, warnings=(*view.warnings, note))
 
 
+def haku_for_backs(view: TableView) -> TableView | None:
+    """The view with the hand's face-down tiles taken for white dragons, or None when it has none. A hand shows no
+    back outside a closed kan, and the blank face of a haku is what the recognizer most often reads as one."""
+    n = view.hand.concealed.count("back")
+    if not n:
+        return None
+    hand = dataclasses.replace(view.hand, concealed=tuple("5z" if t == "back" else t for t in view.hand.concealed))
+    which = f"{n} tiles read face down in the hand for white dragons: check them" if n > 1 else \
+        "tile read face down in the hand for a white dragon: check it"
+    note = f"took the {which} (a haku's blank face is what the recognizer most often takes for a back)"
+    warnings = tuple(w for w in view.warnings if FACE_DOWN_IN_HAND not in w)
+    return dataclasses.replace(view, hand=hand, warnings=(*warnings, note))
+
+
+def second_readings(view: TableView) -> Iterator[TableView]:
+    """The views to try, in turn, when the hand as read does not win: its face-down tiles taken for white dragons,
+    then one or two of its tiles taken for a runner-up (`rereadings`)."""
+    haku = haku_for_backs(view)
+    if haku is not None:
+        yield haku
+    base = haku or view
+    for hand, changes in rereadings(base):
+        yield reread(base, hand, changes)
+
+
 def winning_reading(view: TableView) -> TableView:
-    """The view as read when its hand wins (or has no winning tile to win with), else its likeliest second reading
-    that makes a winning shape, if any: what the device proposes to the scorekeeper, note included."""
+    """The view as read when its hand wins (or has no winning tile to win with), else the first of its second
+    readings that makes a winning shape, if any."""
     if view.hand.win is None or winning_shape(view.hand):
         return view
-    first = next(rereadings(view), None)
-    return view if first is None else reread(view, *first)
+    return next((again for again in second_readings(view) if winning_shape(again.hand)), view)
