@@ -61,6 +61,19 @@ def test_a_winning_tile_and_a_meld_are_read_again_too() -> None:
     assert hand.win == "2z" and len(changes) == 2
 
 
+def test_a_meld_not_read_again_keeps_its_tiles_and_a_closed_kan_read_again_is_one_again() -> None:
+    """A closed kan whose hidden red five the rules named keeps it when another tile is read again; one whose
+    middle tiles differed becomes a kan when one of them is read as its runner-up."""
+    kan = SeenMeld("closed-kan", ("5p", "5p", "5p", "0p"), None)
+    names = ["1m", "2m", "3m", "4s", "5s", "6s", "2z", "2z", "4m", "9m", "6m"]  # the 9m misread
+    hand, _ = next(rereadings(_view(names, {9: (("5m", 0.5),)}, (kan,))))
+    assert hand.concealed[9] == "5m" and hand.melds[0].tiles == ("5p", "5p", "5p", "0p")
+    odd = SeenMeld("closed-kan", ("back", "5p", "3p", "back"), None)
+    names[9] = "5m"
+    hand, _ = next(rereadings(_view(names, {13: (("5p", 0.3),)}, (odd,))))
+    assert hand.melds[0].tiles == ("5p", "5p", "5p", "5p")
+
+
 def test_a_hand_whose_tiles_are_not_placed_is_left_alone() -> None:
     view = _view(WINNING[:12] + ["9m", "6m"], {12: (("5m", 0.8),)})
     assert not list(rereadings(TableView(640, 480, view.tiles, SeenHand(view.hand.concealed, "6m"))))

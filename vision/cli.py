@@ -236,7 +236,8 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
         error = exc
     if scored is None or not winning_shape(view.hand):
         for guess in second_readings(view):
-            if winning_shape(guess.hand):
+            if winning_shape(guess.hand):  # a closed kan read again may hide a red five
+                guess = with_hidden_red_fives(guess, rules)
                 with contextlib.suppress(InputError):
                     return (guess, *_score(guess, args, rules))
     if scored is None:

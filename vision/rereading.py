@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections.abc import Iterator
 
 from vision.layout import FACE_DOWN_IN_HAND, closed_kan_tiles, meld_kind, winning_shape
@@ -44,12 +45,14 @@ def _changed(hand: SeenHand, changes: tuple[Change, ...]) -> SeenHand:
             win = name
         else:
             melds[part][k] = name
-    new_melds = []
-    for meld, names in zip(hand.melds, melds, strict=True):
+    reread_melds = {part for (part, _), _, _ in changes if part >= 0}
+    new_melds = list(hand.melds)
+    for m in reread_melds:  # the others keep their tiles (a closed kan's hidden red five, named by the rules)
+        meld, names = hand.melds[m], melds[m]
         if meld.kind == "closed-kan":
             names = list(closed_kan_tiles(names[1], names[2]))
         kind = meld_kind(names) if meld.kind == "unknown" else meld.kind
-        new_melds.append(dataclasses.replace(meld, kind=kind, tiles=tuple(names)))
+        new_melds[m] = dataclasses.replace(meld, kind=kind, tiles=tuple(names))
     return dataclasses.replace(hand, concealed=tuple(concealed), win=win, melds=tuple(new_melds))
 
 
@@ -59,15 +62,9 @@ def rereadings(view: TableView) -> Iterator[tuple[SeenHand, tuple[Change, ...]]]
     hand = view.hand
     options = [(slot, name, odds) for slot, i in _slots(hand)
                for name, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
-    tries = []
-    for n in range(1, MAX_CHANGES + 1):
-        for combo in itertools.combinations(options, n):
-            odds = 1.0
-            for _, _, o in combo:
-                odds *= o
-            if odds >= LEAST_ODDS and len({slot for slot, _, _ in combo}) == n:
-                tries.append((odds, combo))
-    for _, combo in sorted(tries, key=lambda t: -t[0]):
+    tries = [(math.prod(o for _, _, o in combo), combo) for n in range(1, MAX_CHANGES + 1)
+             for combo in itertools.combinations(options, n) if len({slot for slot, _, _ in combo}) == n]
+    for _, combo in sorted((t for t in tries if t[0] >= LEAST_ODDS), key=lambda t: -t[0]):
         again = _changed(hand, combo)
         if winning_shape(again):
             yield again, combo
