@@ -183,7 +183,7 @@ def test_json_shape() -> None:
     view = build_view(scoring_photo(), int(SIZE), int(SIZE))
     data = view.to_json()
     assert set(data) == {"image", "tiles", "hand", "dora_indicators", "ponds", "warnings"}
-    assert set(data["tiles"][0]) == {"tile", "box", "confidence", "sideways", "upside_down"}
+    assert set(data["tiles"][0]) == {"tile", "box", "confidence", "sideways", "upside_down", "alternatives"}
     assert set(data["hand"]) == {"concealed", "win", "melds"}
     assert data["hand"]["win"] == "2z"
 

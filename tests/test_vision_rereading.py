@@ -94,3 +94,12 @@ def test_score_photo_scores_the_second_reading_and_says_so(monkeypatch: pytest.M
     assert main(["score-photo", "table.jpg", "--json", "--tsumo"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["valid"] is False and out["read"]["hand"]["concealed"][12] == "9m"
+    assert out["read"]["tiles"][12]["alternatives"] == [{"tile": "7m", "odds": 0.8}]
+
+
+def test_the_hand_tiles_with_a_runner_up_are_shown_to_check() -> None:
+    from vision.cli import describe
+
+    view = _view(WINNING[:12] + ["9m", "6m"], {12: (("7m", 0.8), ("3m", 0.05)), 2: (("8m", 0.3),)})
+    assert "Unsure 3m (or 8m, 30% as likely)  9m (or 7m, 80% as likely)" in describe(view).splitlines()
+    assert not any(line.startswith("Unsure") for line in describe(_view(WINNING, {})).splitlines())

@@ -148,11 +148,27 @@ def describe(view: TableView) -> str:
              f"Hand   {' '.join(h.concealed) or '-'}  {melds + '  ' if melds else ''}win {h.win or '?'}"
              f"{' (sideways)' if h.win_sideways else ''}",
              f"Dora   indicators {' '.join(view.dora_indicators) or '-'}"]
+    unsure = _unsure(view)
+    if unsure:
+        lines.append(f"Unsure {unsure}")
     for p in view.ponds:
         tiles = [f"{t}*" if k == p.riichi else t for k, t in enumerate(p.tiles)]
         lines.append(f"Pond   {p.seat:<6} {' '.join(tiles)}{'   (* riichi)' if p.riichi is not None else ''}")
     lines += [f"Note   {w}" for w in view.warnings]
     return "\n".join(lines)
+
+
+def _unsure(view: TableView) -> str:
+    """The hand's tiles with a runner-up of some weight (what `score-photo` may take them for), for the player to
+    check: "9s (or 6s, 92 % as likely)"."""
+    from vision.rereading import LEAST_ODDS, hand_slots
+
+    out = []
+    for _, i in hand_slots(view.hand):
+        others = [f"{t}, {odds:.0%}" for t, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
+        if others:
+            out.append(f"{view.tiles[i].tile} (or {'; '.join(others)} as likely)")
+    return "  ".join(out)
 
 
 def _write_overlay(path: str | None, img, view: TableView) -> None:

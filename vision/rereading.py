@@ -25,7 +25,7 @@ Slot = tuple[int, int]  # (part, position): part -1 the concealed tiles, -2 the 
 Change = tuple[Slot, str, float]  # the slot, the face it is taken for, the odds of that face against the reading
 
 
-def _slots(hand: SeenHand) -> list[tuple[Slot, int]]:
+def hand_slots(hand: SeenHand) -> list[tuple[Slot, int]]:
     """The hand's tiles with their index into TableView.tiles; none when the hand does not say where they lie."""
     if len(hand.concealed_indices) != len(hand.concealed) or (hand.win is None) != (hand.win_index is None) \
             or any(len(m.indices) != len(m.tiles) for m in hand.melds):
@@ -60,7 +60,7 @@ def rereadings(view: TableView) -> Iterator[tuple[SeenHand, tuple[Change, ...]]]
     """The hand with one or two of its tiles taken for a runner-up, likeliest first (the odds multiplied), each
     making a winning shape; none under LEAST_ODDS."""
     hand = view.hand
-    options = [(slot, name, odds) for slot, i in _slots(hand)
+    options = [(slot, name, odds) for slot, i in hand_slots(hand)
                for name, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
     tries = [(math.prod(o for _, _, o in combo), combo) for n in range(1, MAX_CHANGES + 1)
              for combo in itertools.combinations(options, n) if len({slot for slot, _, _ in combo}) == n]
@@ -72,7 +72,7 @@ def rereadings(view: TableView) -> Iterator[tuple[SeenHand, tuple[Change, ...]]]
 
 def reread(view: TableView, hand: SeenHand, changes: tuple[Change, ...]) -> TableView:
     """The view with its hand read as `hand` (from `rereadings`), the tiles renamed and a note saying which."""
-    slots = dict(_slots(view.hand))
+    slots = dict(hand_slots(view.hand))
     tiles = list(view.tiles)
     said = []
     for slot, name, odds in changes:

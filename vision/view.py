@@ -40,7 +40,8 @@ class SeenTile:
 
     def to_json(self) -> dict:
         return {"tile": self.tile, "box": [round(v, 1) for v in self.box], "confidence": round(self.confidence, 3),
-                "sideways": self.sideways, "upside_down": self.upside_down}
+                "sideways": self.sideways, "upside_down": self.upside_down,
+                "alternatives": [{"tile": t, "odds": round(odds, 3)} for t, odds in self.alternatives]}
 
 
 @dataclass(frozen=True)
