@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -157,7 +157,7 @@ class VisionReader:
         with self._lock:
             try:
                 from vision.recognizer import read_view
-                from vision.rereading import winning_reading
+                from vision.rereading import unsure_tiles, winning_reading
 
                 view = winning_reading(read_view(self.recognizer, img))
             except InputError as exc:
@@ -166,7 +166,10 @@ class VisionReader:
                 log.exception("the recognizer failed on a photo")
                 return Reading(image={"width": width, "height": height},
                                warnings=[f"tiles not read: the recognizer failed ({type(exc).__name__}: {exc})"])
-        return reading_from_json(view.to_json())
+        reading = reading_from_json(view.to_json())
+        unsure = unsure_tiles(view)
+        return replace(reading, warnings=[*reading.warnings, f"tiles read unsure, check them: {unsure}"]) if unsure \
+            else reading
 
 
 def load_reader(enabled: bool = True) -> Reader:

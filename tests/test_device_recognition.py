@@ -75,7 +75,10 @@ def test_vision_reader_proposes_the_second_reading_that_makes_the_hand_win():
     r = VisionReader(RowRecognizer(names, alternatives={13: (("2z", 0.7), ("4z", 0.2))})).read(photo.read_bytes())
     assert r.concealed == "123m456p789s1122z" and r.win == "2z" and r.tiles[13]["tile"] == "2z"
     assert r.warnings == ["read as it was, the hand does not win; took 3z as 2z (its next likeliest reading, 70% as "
-                          "likely), which makes it win: check that tile"]
+                          "likely), which makes it win: check that tile",
+                          "tiles read unsure, check them: 2z (or 3z, 143%; 4z, 29% as likely)"]
+    sure = VisionReader(RowRecognizer(names[:13] + ["2z"], alternatives={0: (("4m", 0.3),)})).read(photo.read_bytes())
+    assert sure.win == "2z" and sure.warnings == ["tiles read unsure, check them: 1m (or 4m, 30% as likely)"]
 
 
 def test_vision_reader_proposes_a_haku_for_a_hand_tile_read_face_down_when_that_makes_the_hand_win():

@@ -39,6 +39,7 @@ def test_the_likeliest_runner_up_that_makes_a_win_comes_first() -> None:
     again = reread(view, hand, changes)
     assert again.hand.concealed == tuple(WINNING[:13]) and again.hand.win == "6m"
     assert again.tiles[12].tile == "5m" and again.tiles[13].tile == "6m"
+    assert again.tiles[12].alternatives == (("9m", 1 / 0.8), ("7m", 0.5 / 0.8), ("0m", 0.15 / 0.8))
     assert again.warnings == ("read as it was, the hand does not win; took 9m as 5m (its next likeliest reading, "
                               "80% as likely), which makes it win: check that tile",)
 

@@ -141,6 +141,8 @@ def with_hidden_red_fives(view: TableView, rules) -> TableView:
 
 
 def describe(view: TableView) -> str:
+    from vision.rereading import unsure_tiles
+
     h = view.hand
     melds = "  ".join(f"[{m.kind}:{''.join(m.tiles)}{':' + m.source if m.source else ''}]" for m in h.melds)
     faces = sum(t.tile != "back" for t in view.tiles)
@@ -148,7 +150,7 @@ def describe(view: TableView) -> str:
              f"Hand   {' '.join(h.concealed) or '-'}  {melds + '  ' if melds else ''}win {h.win or '?'}"
              f"{' (sideways)' if h.win_sideways else ''}",
              f"Dora   indicators {' '.join(view.dora_indicators) or '-'}"]
-    unsure = _unsure(view)
+    unsure = unsure_tiles(view)
     if unsure:
         lines.append(f"Unsure {unsure}")
     for p in view.ponds:
@@ -156,19 +158,6 @@ def describe(view: TableView) -> str:
         lines.append(f"Pond   {p.seat:<6} {' '.join(tiles)}{'   (* riichi)' if p.riichi is not None else ''}")
     lines += [f"Note   {w}" for w in view.warnings]
     return "\n".join(lines)
-
-
-def _unsure(view: TableView) -> str:
-    """The hand's tiles with a runner-up of some weight (what `score-photo` may take them for), for the player to
-    check: "9s (or 6s, 92 % as likely)"."""
-    from vision.rereading import LEAST_ODDS, hand_slots
-
-    out = []
-    for _, i in hand_slots(view.hand):
-        others = [f"{t}, {odds:.0%}" for t, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
-        if others:
-            out.append(f"{view.tiles[i].tile} (or {'; '.join(others)} as likely)")
-    return "  ".join(out)
 
 
 def _write_overlay(path: str | None, img, view: TableView) -> None:

@@ -35,6 +35,17 @@ def hand_slots(hand: SeenHand) -> list[tuple[Slot, int]]:
     return slots + [((m, k), i) for m, meld in enumerate(hand.melds) for k, i in enumerate(meld.indices)]
 
 
+def unsure_tiles(view: TableView) -> str:
+    """The hand's tiles with a runner-up of some weight (what they may be read again as), for the player to check:
+    "9s (or 6s, 92% as likely)", or "" when there are none."""
+    out = []
+    for _, i in hand_slots(view.hand):
+        others = [f"{t}, {odds:.0%}" for t, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
+        if others:
+            out.append(f"{view.tiles[i].tile} (or {'; '.join(others)} as likely)")
+    return "  ".join(out)
+
+
 def _changed(hand: SeenHand, changes: tuple[Change, ...]) -> SeenHand:
     concealed, win = list(hand.concealed), hand.win
     melds = [list(m.tiles) for m in hand.melds]
@@ -78,7 +89,9 @@ def reread(view: TableView, hand: SeenHand, changes: tuple[Change, ...]) -> Tabl
     for slot, name, odds in changes:
         i = slots[slot]
         said.append(f"{tiles[i].tile} as {name} (its next likeliest reading, {odds:.0%} as likely)")
-        tiles[i] = dataclasses.replace(tiles[i], tile=name)
+        t = tiles[i]  # the face read becomes a runner-up, the odds now against the face taken
+        others = [(t.tile, 1 / odds), *((f, o / odds) for f, o in t.alternatives if f != name)]
+        tiles[i] = dataclasses.replace(t, tile=name, alternatives=tuple(sorted(others, key=lambda x: -x[1])))
     which = "that tile" if len(changes) == 1 else "those tiles"
     note = f"read as it was, the hand does not win; took {' and '.join(said)}, which makes it win: check {which}"
     return dataclasses.replace(view, tiles=tuple(tiles), hand=hand, warnings=(*view.warnings, note))
