@@ -16,7 +16,7 @@ from table.hand import validate_hand
 from table.presets import get_preset
 from vision.cli import hand_from_view, view_faults, with_hidden_red_fives, with_table_checks
 from vision.photo import load_photo
-from vision.view import SeenHand, SeenMeld, SeenTile, TableView
+from vision.view import Pond, SeenHand, SeenMeld, SeenTile, TableView
 
 
 def _jpeg_with_orientation(img: np.ndarray, orientation: int) -> bytes:
@@ -222,3 +222,22 @@ def test_a_closed_kan_of_fives_holds_the_red_five_its_backs_hide(preset: str, sh
     assert out.hand.melds[0].tiles == want
     assert bool(out.warnings) == (want != shown)
     validate_hand(hand_from_view(out), (), (), rules)  # a hand the scoring engine takes
+
+
+RIICHI_SEEN = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: scored "
+               "without riichi")
+
+
+@pytest.mark.parametrize(("flags", "melds", "noted"), [
+    ((), (), True),
+    (("--riichi",), (), False),
+    ((), (SeenMeld("pon", ("7z", "7z", "7z"), "left"),), False),  # an open hand cannot have declared riichi
+], ids=["not given", "given", "open hand"])
+def test_score_photo_notes_a_riichi_discard_in_the_winners_pond_when_riichi_is_not_given(
+        flags: tuple[str, ...], melds: tuple[SeenMeld, ...], noted: bool, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    concealed = ("1m", "2m", "3m", "4p", "5p", "6p", "2z", "2z", "4m", "5m") + (() if melds else ("7s", "8s", "9s"))
+    view = TableView(640, 480, _tiles([*concealed, "6m"]), SeenHand(concealed, "6m", melds),
+                     ponds=(Pond("near", ("9m", "1z", "3p"), 1), Pond("across", ("4z", "9p"), 0)))
+    code, out, _ = _score_photo_of(view, monkeypatch, capsys, "--tsumo", *flags)
+    assert code == 0 and (RIICHI_SEEN in out["read"]["warnings"]) == noted

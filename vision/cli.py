@@ -120,6 +120,18 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
     return view
 
 
+def with_riichi_seen(view: TableView, args: argparse.Namespace) -> TableView:
+    """A note when the winner's own pond shows a riichi discard lying sideways but the hand is scored without riichi:
+    the photo cannot say how the hand was won, but this is most often a flag forgotten."""
+    near = next((p for p in view.ponds if p.seat == "near"), None)
+    if near is None or near.riichi is None or args.riichi or args.double_riichi \
+            or any(m.kind != "closed-kan" for m in view.hand.melds):
+        return view
+    note = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: scored without "
+            "riichi")
+    return replace(view, warnings=(*view.warnings, note))
+
+
 def with_hidden_red_fives(view: TableView, rules) -> TableView:
     """The view with the red fives a closed kan of fives hides face down named (`table.hand.name_hidden_red_fives`),
     saying so: a photo shows the kan's two middle tiles only."""
@@ -233,7 +245,7 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
     from vision.layout import winning_shape
     from vision.rereading import second_readings
 
-    view = with_hidden_red_fives(with_dora_given(with_table_checks(view), args.dora), rules)
+    view = with_hidden_red_fives(with_riichi_seen(with_dora_given(with_table_checks(view), args.dora), args), rules)
     scored, error = None, None
     try:
         scored = _score(view, args, rules)
