@@ -239,9 +239,9 @@ def _score(view: TableView, args: argparse.Namespace, rules):
 
 
 def score_view(view: TableView, args: argparse.Namespace, rules):
-    """(the view scored, Hand, Situation, ScoreResult): the view as read (dora as given, table checks and hidden red
-    fives noted), or, when its hand makes no winning shape, the first of its `second_readings` that does and scores;
-    InputError, saying what the photo shows, when the hand as read cannot be scored and no second reading can."""
+    """(the view scored, Hand, Situation, ScoreResult): the view as read (through the `with_*` checks above), or, when
+    its hand makes no winning shape, the first of its `second_readings` that does and scores; InputError, saying what
+    the photo shows, when the hand as read cannot be scored and no second reading can."""
     from vision.layout import winning_shape
     from vision.rereading import second_readings
 
@@ -253,8 +253,8 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
         error = exc
     if scored is None or not winning_shape(view.hand):
         for guess in second_readings(view):
-            if winning_shape(guess.hand):  # a closed kan read again may hide a red five
-                guess = with_hidden_red_fives(guess, rules)
+            if winning_shape(guess.hand):
+                guess = with_hidden_red_fives(guess, rules)  # a closed kan read again may hide a red five
                 with contextlib.suppress(InputError):
                     return (guess, *_score(guess, args, rules))
     if scored is None:
