@@ -324,6 +324,26 @@ def test_closed_kan_of_two_faces_keeps_its_backs_and_warns() -> None:
     assert any("4p and 5p" in w for w in view.warnings)
 
 
+@pytest.mark.parametrize("pon", ["s:5z back back", "5z s:back 5z", "s:back back 5z"])
+def test_a_pon_of_white_dragons_read_as_backs_is_a_pon_of_white_dragons(pon: str) -> None:
+    """Fixed: the model reads a blank white dragon as a back at times, and a called pon holding a back was no meld,
+    so the hand lost three tiles. Called tiles lie face up; a closed kan after it keeps its backs."""
+    hand, x = row("1m 2m 3m 7z 7z 7z 9s", 100, 800)
+    win, x = row("9s", x + 25, 800)
+    tiles = hand + win + melds((pon, "back 4p 4p back"), x + 45, 800)
+    view = build_view(tiles, int(SIZE), int(SIZE))
+    assert [(m.kind, m.tiles) for m in view.hand.melds] == [("pon", ("5z",) * 3), ("closed-kan", ("4p",) * 4)]
+    assert any("taken for white dragons" in w for w in view.warnings)
+
+
+def test_backs_beside_a_face_that_is_no_white_dragon_make_no_pon() -> None:
+    hand, x = row("1m 2m 3m 7z 7z 7z 9s", 100, 800)
+    win, x = row("9s", x + 25, 800)
+    view = build_view(hand + win + melds(("s:6z back back",), x + 45, 800), int(SIZE), int(SIZE))
+    assert view.hand.melds == ()
+    assert any("belongs to no meld" in w for w in view.warnings)
+
+
 def test_four_melds_and_a_single_concealed_tile() -> None:
     """Fixed: the longest plain run was taken for the concealed part, so with four melds called a meld won and the
     one concealed tile and the winning tile were thrown out of the hand."""

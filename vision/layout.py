@@ -372,7 +372,8 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
     k = 0
     while k < len(tiles):
         t = tiles[k]
-        if not t.face_up and k + 3 < len(tiles) and not tiles[k + 3].face_up:
+        if (not t.face_up and k + 3 < len(tiles) and not tiles[k + 3].face_up
+                and not any(x.i in across for x in tiles[k : k + 4])):  # a closed kan lies upright
             mid = tiles[k + 1 : k + 3]
             names = [m.name for m in mid]
             melds.append(SeenMeld("closed-kan", closed_kan_tiles(names[0], names[1]), None,
@@ -386,9 +387,9 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             if len(win) < size:
                 continue
             side = [j for j, x in enumerate(win) if x.i in across]
-            if len(side) > 2 or any(not x.face_up for x in win):
+            names = _called_names(win, side)
+            if len(side) > 2 or names is None:
                 continue
-            names = [x.name for x in win]
             kind = meld_kind(names)
             if size == 4 and kind != "kan":
                 continue
@@ -432,6 +433,8 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                         break
             if kind == "unknown":
                 warnings.append(f"called tiles {' '.join(names)} make no chi, pon or kan")
+            if not all(x.face_up for x in win):
+                warnings.append(f"called tiles read face down taken for white dragons (blank faces): {kind} of 5z")
             melds.append(SeenMeld(kind, tuple(names), source, tuple(x.i for x in win)))
             k += size
             break
@@ -439,6 +442,18 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             warnings.append(f"tile {t.name} beside the melds belongs to no meld")
             k += 1
     return melds, used
+
+
+def _called_names(win: list[_T], side: list[int]) -> list[str] | None:
+    """The names of tiles that may make a called meld, or None. Called tiles lie face up, so backs among three are
+    blank white dragons misread (this model's haku/back look-alike) when every face beside them is one too, or when
+    one of them lies across (no wall or closed kan shows a back so). Four are not read so: a closed kan's first back
+    may follow a pon of haku."""
+    names = [x.name for x in win]
+    if "back" not in names:
+        return names
+    faces = set(names) - {"back"}
+    return ["5z"] * 3 if len(names) == 3 and faces <= {"5z"} and (faces or side) else None
 
 
 def _called_by_steps(win: list[_T], candidates) -> int:
