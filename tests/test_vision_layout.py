@@ -344,6 +344,21 @@ def test_backs_beside_a_face_that_is_no_white_dragon_make_no_pon() -> None:
     assert any("belongs to no meld" in w for w in view.warnings)
 
 
+def test_a_hand_seen_low_whose_boxes_reach_past_the_next_tile_is_one_row() -> None:
+    """Fixed: seen low, a standing tile's box takes in its top and side, so it touches the tile beyond the next
+    one too, about as much in line; the more in line by a pixel was taken as the neighbour, and the hand broke in
+    pieces (its first two tiles left out). The boxes of a rendered scene, in the detector's order."""
+    boxes = [("4p", (871, 696, 925, 757)), ("3p", (435, 701, 492, 761)), ("5s", (554, 700, 604, 758)),
+             ("5s", (514, 701, 566, 760)), ("9s", (758, 698, 803, 759)), ("5p", (474, 702, 528, 760)),
+             ("5s", (594, 701, 644, 760)), ("9s", (799, 697, 845, 757)), ("7m", (395, 702, 454, 760)),
+             ("6s", (636, 700, 683, 760)), ("9s", (718, 699, 761, 758)), ("7s", (677, 700, 721, 760)),
+             ("5m", (319, 703, 381, 760)), ("6m", (359, 703, 418, 761))]
+    tiles = [SeenTile(n, b, 0.9, horizontal=False, orientation=0) for n, b in boxes]
+    view = build_view(tiles, 1280, 960)
+    assert view.hand.concealed == ("5m", "6m", "7m", "3p", "5p", "5s", "5s", "5s", "6s", "7s", "9s", "9s", "9s")
+    assert view.hand.win == "4p"
+
+
 def test_four_melds_and_a_single_concealed_tile() -> None:
     """Fixed: the longest plain run was taken for the concealed part, so with four melds called a meld won and the
     one concealed tile and the winning tile were thrown out of the hand."""

@@ -64,6 +64,7 @@ from table.tiles import parse_tile
 from table.waits import waits
 from vision.view import SEAT_NAMES, Pond, SeenHand, SeenMeld, SeenTile, TableView, box_iou
 
+NEARER = 0.1  # how much a row neighbour's distance along the row counts against its offset across it
 TOUCH_GAP = 0.3  # max gap between touching tiles, in short-side lengths
 LINE_GAP = 4.5  # max gap between segments of one line (hand to winning tile to melds), in short-side lengths
 DIAGONAL = 2.0  # degrees: rows turned further than this from the picture's axes are turned back first
@@ -149,9 +150,10 @@ def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
 
     Seen at a slant, the rows of a pond lie so close in the picture that a tile also touches the tiles diagonally
     before and after it in the next row; linking all of them would melt the rows into one blob. A row is a chain:
-    each tile has one neighbour on each side, the one most in line with it. Two tiles touch in a row running across
-    the image only when one of them stands upright there, and in a row running down it only when one lies; rows may
-    slope up to ~30 degrees."""
+    each tile has one neighbour on each side, the one most in line with it, and of tiles as much in line the nearer
+    (seen low, the boxes of standing tiles are wide enough to touch the tile beyond the next one). Two tiles touch in
+    a row running across the image only when one of them stands upright there, and in a row running down it only
+    when one lies; rows may slope up to ~30 degrees."""
     if not ts:
         return set()
     x1, y1, x2, y2 = (np.array([getattr(t, k) for t in ts]) for k in ("x1", "y1", "x2", "y2"))
@@ -165,7 +167,7 @@ def _row_pairs(ts: list[_T]) -> set[tuple[int, int]]:
                                         (dy, np.abs(dx), y1, y2, np.logical_or.outer(lying, lying))):
         gap = np.maximum.outer(lo, lo) - np.minimum.outer(hi, hi)
         near = axis_ok & (along > 0) & (gap < TOUCH_GAP * s) & (along > 0.3 * s) & (off < 0.6 * along + 0.15 * s)
-        for a, b in _mutual_nearest(near, off).items():
+        for a, b in _mutual_nearest(near, off + NEARER * along).items():
             pairs.add((min(ids[a], ids[b]), max(ids[a], ids[b])))
     return pairs
 
