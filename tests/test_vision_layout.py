@@ -359,6 +359,28 @@ def test_a_hand_seen_low_whose_boxes_reach_past_the_next_tile_is_one_row() -> No
     assert view.hand.win == "4p"
 
 
+def test_a_hand_seen_low_whose_first_tile_reads_as_lying_keeps_it_and_the_dora() -> None:
+    """Fixed: seen low and 15 degrees askew, the detector's quarter turn flipped the hand's first tile; taken for a
+    called tile it broke the hand, and the angle that read the hand lost the laid-out indicators to a pond. The boxes
+    of a rendered close-up, in the detector's order."""
+    boxes = [("8p", (391, 617, 450, 684), False), ("5s", (550, 659, 610, 730), False),
+             ("6p", (721, 705, 781, 780), False), ("0s", (634, 681, 694, 754), False),
+             ("5s", (591, 670, 651, 742), False), ("4s", (468, 638, 527, 708), False),
+             ("5s", (509, 649, 568, 719), False), ("8p", (352, 608, 412, 673), False),
+             ("1m", (353, 531, 407, 587), False), ("3s", (429, 628, 488, 695), False),
+             ("8p", (313, 598, 375, 663), False), ("7p", (275, 587, 340, 652), False),
+             ("1p", (319, 523, 373, 578), False), ("0m", (239, 578, 303, 641), False),
+             ("0p", (221, 500, 280, 553), True), ("6p", (285, 516, 341, 570), False),
+             ("5m", (168, 560, 235, 620), True), ("5m", (203, 569, 269, 631), False),
+             ("5p", (254, 507, 312, 562), True)]
+    tiles = [SeenTile(n, b, 0.9, horizontal=lying, orientation=None) for n, b, lying in boxes]
+    view = build_view(tiles, 960, 1280)
+    assert view.hand.concealed == ("5m", "5m", "0m", "7p", "8p", "8p", "8p", "3s", "4s", "5s", "5s", "5s", "0s")
+    assert view.hand.win == "6p"
+    assert view.dora_indicators == ("0p", "5p", "6p", "1p", "1m")
+    assert view.ponds == ()
+
+
 def test_four_melds_and_a_single_concealed_tile() -> None:
     """Fixed: the longest plain run was taken for the concealed part, so with four melds called a meld won and the
     one concealed tile and the winning tile were thrown out of the hand."""

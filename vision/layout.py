@@ -86,6 +86,7 @@ SKEW = 0.5  # a pond's rows run at most this slope off the table's axis once tur
 POND_ROW = 6  # discards in a pond's row (the last row may run on): a plain row of more is a hand, cut by the frame
 POND_SHORT = 3  # tiles seen in a pond's row at most that cannot come before a longer row (rows hold six)
 SET_OFF = 1.1  # laid-out indicators lie beyond the pond at a step over this many times its rows' (rows touch)
+HAND_RUN = 7  # upright faces in a row, more than a meld or a pond's first rows hold: the hand
 FLIPPED_RUN = 5  # face-up tiles lying along their row one after another, from which they stand upright, seen low
 SAME_READING = 0.3  # like readings whose boxes overlap by this IoU or more: one tilted tile found twice
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
@@ -955,8 +956,10 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
     face-up tiles lying along their row one after another are upright too, since no table shows such a run (a called
     or riichi tile lies alone, a side pond's rows line up four at most), and so is a dead wall's run of as many
     lying tiles with its indicators between backs (backs of standing hands seen from above lie in a row, but show no
-    face; a side pond's row runs on into its wall, face first). Only that is changed: a lone tile lying across the
-    row keeps the detector's word (it may be a called or riichi tile)."""
+    face; a side pond's row runs on into its wall, face first). So is a face lying at either end of HAND_RUN upright
+    faces at their pitch: a hand's first tile (a called tile lies further from its neighbour, and a riichi tile
+    starts a shorter row). Only that is changed: another lone tile lying across the row keeps the detector's word (it
+    may be a called or riichi tile)."""
     out = list(tiles)
     for chain in _chains(tiles):
         flip: set[int] = set()
@@ -972,6 +975,11 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
             pitch = upright[len(upright) // 2]
             flip |= {i for d, a, b in steps if tiles[a].horizontal and tiles[b].horizontal and d < WIDE * pitch
                      for i in (a, b)}
+            for (d, _, _), end, rest in ((steps[0], chain[0], chain[1:]), (steps[-1], chain[-1], chain[-2::-1])):
+                standing = itertools.takewhile(lambda i: not tiles[i].horizontal and tiles[i].tile != "back", rest)
+                if tiles[end].horizontal and tiles[end].tile != "back" and d < WIDE * pitch and len(
+                        list(standing)) >= HAND_RUN:
+                    flip.add(end)
         ups = Counter(tiles[i].orientation for i in chain
                       if not tiles[i].horizontal and tiles[i].orientation is not None)
         row_up = ups.most_common(1)[0][0] if ups else None
