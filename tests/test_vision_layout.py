@@ -81,7 +81,7 @@ def test_hand_win_meld_and_dora_from_every_side(quarters: int) -> None:
     assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
     assert view.hand.win == "2z"
     assert [m.to_json() for m in view.hand.melds] == [{"kind": "pon", "tiles": ["7z", "7z", "7z"], "source": "left"}]
-    assert view.dora_indicators == ("3m",)
+    assert view.dora_indicators == ("3m",) and [view.tiles[i].tile for i in view.dora_indices] == ["3m"]
     assert sum(t.sideways for t in view.tiles) == 1
     assert not view.warnings
 
@@ -450,6 +450,13 @@ def test_a_winning_tile_on_the_far_side_found_twice_is_one_tile(second: str) -> 
     assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
     assert not view.ponds and any("found twice" in w for w in view.warnings) == (second == "2z")
     assert len(view.tiles) == (14 if second == "2z" else 15)  # the second reading left out
+
+
+def test_the_indicators_place_among_the_tiles_follows_a_second_reading_left_out() -> None:
+    twins = [side("2z", 160, 800 - H + 5), dataclasses.replace(side("2z", 166, 800 - H - 1), confidence=0.5)]
+    view = build_view(hand_with_a_pon_and([*twins, up("3m", 600, 650)]), int(SIZE), int(SIZE))
+    assert view.hand.win == "2z" and len(view.tiles) == 15
+    assert [view.tiles[i].tile for i in view.dora_indices] == ["3m"]
 
 
 @pytest.mark.parametrize("beyond", [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -104,3 +105,14 @@ def test_the_hand_tiles_with_a_runner_up_are_shown_to_check() -> None:
     view = _view(WINNING[:12] + ["9m", "6m"], {12: (("7m", 0.8), ("3m", 0.05)), 2: (("8m", 0.3),)})
     assert "Unsure 3m (or 8m, 30% as likely)  9m (or 7m, 80% as likely)" in describe(view).splitlines()
     assert not any(line.startswith("Unsure") for line in describe(_view(WINNING, {})).splitlines())
+
+
+def test_an_unsure_dora_indicator_is_shown_to_check() -> None:
+    """Nothing checks an indicator by the hand's shape, so its runner-up is the player's only warning."""
+    from vision.cli import describe
+
+    view = _view(WINNING, {})
+    dora = SeenTile("6s", (500.0, 0.0, 528.0, 40.0), 0.9, alternatives=(("9s", 0.4), ("3s", 0.02)))
+    view = dataclasses.replace(view, tiles=(*view.tiles, dora), dora_indicators=("6s",),
+                               dora_indices=(len(view.tiles),))
+    assert "Unsure dora indicator 6s (or 9s, 40% as likely)" in describe(view).splitlines()

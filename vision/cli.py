@@ -113,7 +113,8 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
             except InputError as exc:
                 raise InputError(f"--dora {text}: {exc}") from None
         note = f"dora indicators as given: {to_mpsz(tiles, sort=False)} (read from the photo: {read})"
-        return replace(view, dora_indicators=tuple(map(str, tiles)), warnings=(*view.warnings, note))
+        return replace(view, dora_indicators=tuple(map(str, tiles)), dora_indices=(),
+                       warnings=(*view.warnings, note))
     if not view.dora_indicators:
         note = "no dora indicator read from the photo: scored without dora; give them with --dora if there are any"
         return replace(view, warnings=(*view.warnings, note))

@@ -1101,7 +1101,8 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     for k, t in enumerate(original):
         side, flip = flags.get(k, ponds[1].get(k, (False, False)))
         out.append(dataclasses.replace(t, sideways=side, upside_down=flip))
-    if twins:  # the second reading of a tile leaves the list, and the hand's indices follow
+    dora_indices = tuple(t.i for t in dora)
+    if twins:  # the second reading of a tile leaves the list, and the hand's and the indicators' indices follow
         kept = [k for k in range(len(out)) if k not in twins]
         new = {k: n for n, k in enumerate(kept)}
         out = [out[k] for k in kept]
@@ -1109,8 +1110,9 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
             hand, melds=tuple(dataclasses.replace(m, indices=tuple(new[i] for i in m.indices)) for m in hand.melds),
             concealed_indices=tuple(new[i] for i in hand.concealed_indices),
             win_index=None if hand.win_index is None else new[hand.win_index])
+        dora_indices = tuple(new[i] for i in dora_indices)
     return TableView(size[0], size[1], tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
-                     tuple(warnings))
+                     tuple(warnings), dora_indices)
 
 
 def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:

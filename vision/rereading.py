@@ -36,13 +36,14 @@ def hand_slots(hand: SeenHand) -> list[tuple[Slot, int]]:
 
 
 def unsure_tiles(view: TableView) -> str:
-    """The hand's tiles with a runner-up of some weight (what they may be read again as), for the player to check:
-    "9s (or 6s, 92% as likely)", or "" when there are none."""
+    """The hand's tiles and dora indicators with a runner-up of some weight (what they may be read again as), for
+    the player to check: "9s (or 6s, 92% as likely)  dora indicator 6p (or 8p, 40% as likely)", or "" when there
+    are none. Nothing checks an indicator (any tile may be one), so its misreading changes the price silently."""
     out = []
-    for _, i in hand_slots(view.hand):
+    for label, i in [("", i) for _, i in hand_slots(view.hand)] + [("dora indicator ", i) for i in view.dora_indices]:
         others = [f"{t}, {odds:.0%}" for t, odds in view.tiles[i].alternatives if odds >= LEAST_ODDS]
         if others:
-            out.append(f"{view.tiles[i].tile} (or {'; '.join(others)} as likely)")
+            out.append(f"{label}{view.tiles[i].tile} (or {'; '.join(others)} as likely)")
     return "  ".join(out)
 
 

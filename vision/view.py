@@ -89,6 +89,7 @@ class TableView:
     dora_indicators: tuple[str, ...] = ()
     ponds: tuple[Pond, ...] = ()
     warnings: tuple[str, ...] = ()
+    dora_indices: tuple[int, ...] = ()  # where each dora indicator lies in `tiles`, when the layout found them there
 
     def to_json(self) -> dict:
         return {"image": {"width": self.width, "height": self.height},
