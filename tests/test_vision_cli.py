@@ -15,7 +15,7 @@ from table.errors import InputError
 from table.hand import validate_hand
 from table.presets import get_preset
 from vision.cli import hand_from_view, view_faults, with_hidden_red_fives, with_table_checks
-from vision.photo import load_photo
+from vision.photo import load_photo, picture_notes
 from vision.view import Pond, SeenHand, SeenMeld, SeenTile, TableView
 
 
@@ -49,6 +49,20 @@ def test_bad_files_are_refused(tmp_path: Path, content: bytes, message: str) -> 
     path.write_bytes(content)
     with pytest.raises(InputError, match=message):
         load_photo(path)
+
+
+def test_picture_notes_name_a_missing_colour_and_a_flat_grey_bottom() -> None:
+    rng = np.random.default_rng(0)
+    photo = rng.integers(0, 255, (200, 300, 3), dtype=np.uint8)
+    assert picture_notes(photo) == []
+    assert picture_notes(np.repeat(photo[..., :1], 3, axis=2))[0].startswith("the photo has no colour")
+    cut = photo.copy()
+    cut[150:] = 128
+    assert picture_notes(cut) == ["the bottom 25% of the photo is flat grey (a file cut short?): tiles there were "
+                                  "not seen"]
+    black_border = photo.copy()
+    black_border[190:] = 0  # a dark band is the table's edge, no cut file
+    assert picture_notes(black_border) == []
 
 
 def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

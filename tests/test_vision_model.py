@@ -320,6 +320,24 @@ def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp
     assert len(reds) == len(want) == 1 and np.allclose(back, want[0], atol=0.02 * w)
 
 
+def test_a_black_and_white_photo_and_one_cut_short_say_what_they_cannot_show(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A black-and-white photo has no red fives to show, and a JPEG cut short in copying decodes to flat grey below
+    the cut: the reading says so instead of reading plain fives, or a hand with no bottom, in silence."""
+    data = (SAMPLE_PHOTOS / "01-added-kan.jpg").read_bytes()
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR),
+                                        cv2.COLOR_BGR2GRAY))
+    assert main(["read", str(grey), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hand"]["win"] == "5p" and "the photo has no colour" in out["warnings"][0]
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(data[: len(data) // 3])
+    main(["read", str(cut), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["warnings"][0].startswith("the bottom ") and "flat grey (a file cut short?)" in out["warnings"][0]
+
+
 def _rolled(img: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
     """The picture turned `degrees` counter-clockwise on a canvas that holds it (a phone held askew), and the map."""
     h, w = img.shape[:2]

@@ -11,6 +11,7 @@ from table.errors import InputError
 from vision.view import TableView
 
 MAX_PIXELS = 80_000_000
+GREY = (120, 136)  # what a JPEG decoder fills the rows missing from a cut file with
 
 
 def load_photo(path: str | Path) -> np.ndarray:
@@ -33,6 +34,26 @@ def load_photo(path: str | Path) -> np.ndarray:
     if min(h, w) < 32:
         raise InputError(f"{p} is only {w}x{h} pixels: too small to show tiles")
     return img
+
+
+def picture_notes(img: np.ndarray) -> list[str]:
+    """What the picture itself leaves out, for the reader to say beside what it read: colour (a black-and-white
+    photo cannot show a red five, and a blank white dragon looks like a light back), or its lower part (a JPEG cut
+    short in copying decodes to rows of flat grey)."""
+    notes = []
+    sample = img[::7, ::7].astype(np.int16)
+    if np.abs(sample[..., 0] - sample[..., 1]).max() <= 2 and np.abs(sample[..., 1] - sample[..., 2]).max() <= 2:
+        notes.append("the photo has no colour: red fives read as plain fives and blank white dragons may read as "
+                     "backs; check them")
+    flat = 0
+    for row in img[::-1]:
+        if row.min() != row.max() or not GREY[0] <= row[0, 0] <= GREY[1]:
+            break
+        flat += 1
+    if flat >= 0.02 * len(img):
+        notes.append(f"the bottom {flat / len(img):.0%} of the photo is flat grey (a file cut short?): tiles there "
+                     "were not seen")
+    return notes
 
 
 def draw_overlay(img: np.ndarray, view: TableView) -> np.ndarray:

@@ -26,6 +26,7 @@ from table.errors import InputError
 from vision.classes import BACK, as_face_up, is_face_up, is_horizontal, orientation_from_crop
 from vision.crops import MARGIN, upright_crop
 from vision.layout import build_view, table_angle
+from vision.photo import picture_notes
 from vision.view import SeenTile, TableView
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -112,13 +113,13 @@ def read_view(recognizer, img: np.ndarray) -> TableView:
     view = build_view(reading.tiles, reading.width, reading.height)
     h, w = img.shape[:2]
     view = dataclasses.replace(view, width=w, height=h, tiles=tuple(reading.in_photo(list(view.tiles), w, h)))
+    notes = picture_notes(img)
     turned = reading.angle + 90 * reading.turns  # degrees counter-clockwise; up to 45 is a picture held askew
-    if abs((turned + 180) % 360 - 180) < ON_ITS_SIDE:
-        return view
-    quarter = round(turned / 90) % 4
-    note = (f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * quarter} degrees clockwise; "
-            "boxes are in the photo as it is")
-    return dataclasses.replace(view, warnings=(note, *view.warnings))
+    if abs((turned + 180) % 360 - 180) >= ON_ITS_SIDE:
+        quarter = round(turned / 90) % 4
+        notes.insert(0, f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * quarter} degrees "
+                        "clockwise; boxes are in the photo as it is")
+    return dataclasses.replace(view, warnings=(*notes, *view.warnings)) if notes else view
 
 
 def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
