@@ -381,6 +381,29 @@ def test_a_hand_seen_low_whose_first_tile_reads_as_lying_keeps_it_and_the_dora()
     assert view.ponds == ()
 
 
+def test_a_chi_seen_low_whose_upright_tiles_read_as_lying_is_still_a_chi() -> None:
+    """Fixed: seen low, a flat chi's two upright tiles passed the detector's quarter turn as its called tile does;
+    lying side by side they made no row, so the chi was lost (two of its tiles read as a pond with two riichi
+    discards). The boxes of a rendered close-up, in the detector's order."""
+    boxes = [("5s", (361, 608, 412, 679), False), ("5m", (58, 618, 135, 689), False),
+             ("8s", (459, 606, 505, 674), False), ("7s", (412, 607, 458, 676), False),
+             ("4s", (312, 610, 366, 680), False), ("9s", (505, 606, 552, 673), False),
+             ("3s", (261, 612, 320, 682), False), ("5p", (160, 615, 227, 686), False),
+             ("5p", (212, 613, 274, 683), False), ("5m", (110, 616, 181, 687), False),
+             ("5p", (595, 620, 663, 669), True), ("back", (352, 543, 395, 585), False),
+             ("0p", (431, 541, 470, 583), False), ("back", (391, 542, 432, 584), False),
+             ("8p", (807, 608, 880, 662), True), ("back", (507, 539, 548, 582), False),
+             ("7p", (764, 608, 835, 663), True), ("back", (470, 540, 509, 583), False),
+             ("back", (544, 538, 587, 580), False), ("back", (581, 538, 627, 581), False),
+             ("6p", (714, 617, 790, 666), True)]
+    tiles = [SeenTile(n, b, 0.9, horizontal=lying, orientation=None if n == "back" else 0) for n, b, lying in boxes]
+    view = build_view(tiles, 960, 1280)
+    assert view.hand.concealed == ("5m", "5m", "5p", "5p", "3s", "4s", "5s", "7s", "8s", "9s")
+    assert view.hand.win == "5p" and view.dora_indicators == ("0p",)
+    assert [(m.kind, m.tiles, m.source) for m in view.hand.melds] == [("chi", ("6p", "7p", "8p"), "left")]
+    assert view.ponds == ()
+
+
 def test_four_melds_and_a_single_concealed_tile() -> None:
     """Fixed: the longest plain run was taken for the concealed part, so with four melds called a meld won and the
     one concealed tile and the winning tile were thrown out of the hand."""

@@ -633,6 +633,28 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
     return hand, used_ids, across, twins
 
 
+def _lying_beyond(line: list[list[_T]], others: list[_T]) -> list[_T]:
+    """Face-up tiles lying one after another beyond the hand line's far end when that is a tile lying (a meld's
+    called tile), each touching the last, in line with it. Seen low, a flat meld's upright tiles can pass the
+    detector's quarter turn as its called tile does; tiles lying side by side make no segment (`_row_pairs`), so
+    they were left out of the line, and their meld with them."""
+    tiles = [t for s in line for t in s]
+    if not tiles:
+        return []
+    end = max(tiles, key=lambda t: t.x2)
+    if not end.horizontal:  # the line ends in a meld's called tile
+        return []
+    loose = [t for t in others if t.face_up and t.horizontal]
+    out: list[_T] = []
+    while True:
+        nxt = [t for t in loose if t not in out and abs(t.cy - end.cy) < 0.5 * min(t.short, end.short)
+               and end.cx < t.cx and t.x1 - end.x2 < TOUCH_GAP * min(t.short, end.short)]
+        if len(nxt) != 1:
+            return out
+        end = nxt[0]
+        out.append(end)
+
+
 def _across_gaps(line: list[list[_T]]):
     """The hand line with two neighbouring segments of plain upright tiles taken as one, each pair in turn."""
     segs = sorted(line, key=lambda s: min(t.x1 for t in s))
@@ -1049,6 +1071,11 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     hand_ids = {t.i for s in hand_line for t in s}
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
+    beyond = _lying_beyond(hand_line_t, others)
+    if beyond:
+        last = max(hand_line_t, key=lambda s: max(t.x2 for t in s))
+        hand_line_t = [s + beyond if s is last else s for s in hand_line_t]
+        others = [t for t in others if t not in beyond]
     before = list(hand_warnings)
     hand, used, hand_across, twins = _hand(hand_line_t, others, hand_warnings)
     if not winning_shape(hand):  # a gap inside the hand row (tiles laid a little apart) splits it: read across the gap
