@@ -368,10 +368,13 @@ def _source(pos: int, size: int) -> str:
 
 
 def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: set[int]) -> tuple[
-        list[SeenMeld], set[int]]:
-    """Melds from left to right; `extra` are sideways tiles off the line (added-kan partners). Returns used extras."""
+        list[SeenMeld], set[int], set[int]]:
+    """Melds from left to right; `extra` are sideways tiles off the line (added-kan partners). Returns the melds,
+    the extras used, and the tiles read as called (lying across), which may differ from `across`: seen low, the
+    steps tell a called tile where the boxes do not."""
     melds: list[SeenMeld] = []
     used: set[int] = set()
+    called: set[int] = set()
     k = 0
     while k < len(tiles):
         t = tiles[k]
@@ -416,6 +419,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                     pos = base.index(b if top is a else a)
                     melds.append(SeenMeld("added-kan", (*(x.name for x in base), top.name), _source(pos, 3),
                                           (*(x.i for x in base), top.i)))
+                    called |= {base[pos].i, top.i}
                     k += 4
                     break
                 # seen low, a flat upright tile can look as wide as a called one: a chi's called tile comes from the
@@ -439,12 +443,13 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             if not all(x.face_up for x in win):
                 warnings.append(f"called tiles read face down taken for white dragons (blank faces): {kind} of 5z")
             melds.append(SeenMeld(kind, tuple(names), source, tuple(x.i for x in win)))
+            called |= {win[pos].i} | ({win[-1].i} if len(win) > size else set())
             k += size
             break
         else:
             warnings.append(f"tile {t.name} beside the melds belongs to no meld")
             k += 1
-    return melds, used
+    return melds, used, called
 
 
 def _called_names(win: list[_T], side: list[int]) -> list[str] | None:
@@ -566,9 +571,11 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
     return max(range(len(segs)), key=lambda k: scores[k])
 
 
-def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
+def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: list[_T]
           ) -> tuple[SeenHand, set[int], set[int], set[int]]:
-    """The hand, the tiles it takes, those of them lying across their row, and second readings of its tiles."""
+    """The hand, the tiles it takes, those of them lying across their row, and second readings of its tiles;
+    `beyond` continues its melds (`_lying_beyond`), kept out of the boxes' comparison (`_across`) as lying tiles
+    all alike."""
     strays = {i for s in line for i in _off_row_ends(sorted(s, key=lambda t: t.cx))}
     strays |= _off_line([[t for t in s if t.i not in strays] for s in line])
     strays |= {t.i for s in line if len(s) >= 3 and not any(t.face_up for t in s) for t in s}  # a wall in line
@@ -603,16 +610,18 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str]
                 gap = "a gap in the hand row (a tile not found?); reading on past it"
                 warnings += [] if gap in warnings else [gap]
             win = ordered[0]
+    meld_tiles += beyond
     extra = [t for t in others if t.face_up]
     notes: list[str] = []
-    melds, used = _parse_melds(meld_tiles, extra, notes, across)
+    melds, used, called = _parse_melds(meld_tiles, extra, notes, across)
     if win is None and meld_tiles and meld_tiles[0].face_up:
         # a lone tile laid sideways right after the hand is the winning tile, not a meld
         notes2: list[str] = []
-        melds2, used2 = _parse_melds(meld_tiles[1:], extra, notes2, across)
+        melds2, used2, called2 = _parse_melds(meld_tiles[1:], extra, notes2, across)
         if len(notes2) < len(notes):
-            win, melds, used, notes = meld_tiles[0], melds2, used2, notes2
+            win, melds, used, called, notes = meld_tiles[0], melds2, used2, called2, notes2
     warnings += notes
+    across = (across - {i for m in melds for i in m.indices}) | called
     used_ids = {t.i for t in concealed} | {t.i for t in meld_tiles} | used
     slots = (len(concealed) + 3 * len(melds)) % 3
     twins: set[int] = set()
@@ -1072,16 +1081,13 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
     beyond = _lying_beyond(hand_line_t, others)
-    if beyond:
-        last = max(hand_line_t, key=lambda s: max(t.x2 for t in s))
-        hand_line_t = [s + beyond if s is last else s for s in hand_line_t]
-        others = [t for t in others if t not in beyond]
+    others = [t for t in others if t not in beyond]
     before = list(hand_warnings)
-    hand, used, hand_across, twins = _hand(hand_line_t, others, hand_warnings)
+    hand, used, hand_across, twins = _hand(hand_line_t, others, hand_warnings, beyond)
     if not winning_shape(hand):  # a gap inside the hand row (tiles laid a little apart) splits it: read across the gap
         for merged in _across_gaps(hand_line_t):
             notes = list(before)
-            other = _hand(merged, others, notes)
+            other = _hand(merged, others, notes, beyond)
             if winning_shape(other[0]):
                 hand, used, hand_across, twins, hand_warnings = *other, notes
                 break
