@@ -838,6 +838,8 @@ def test_a_chi_whose_last_tile_looks_sideways_is_still_a_chi() -> None:
         {"kind": "chi", "tiles": ["5m", "6m", "7m"], "source": "left"},
         {"kind": "chi", "tiles": ["3m", "4m", "5m"], "source": "left"}]
     assert view.hand.win == "1m" and not view.warnings
+    called = [i for m in view.hand.melds for i in m.indices if view.tiles[i].sideways]
+    assert [view.tiles[i].tile for i in called] == ["5m", "3m"]  # the last 5m only looked sideways
 
 
 def test_an_added_kan_whose_top_tile_stands_in_the_row_seen_low() -> None:
