@@ -651,7 +651,7 @@ def _lying_beyond(line: list[list[_T]], others: list[_T]) -> list[_T]:
     if not tiles:
         return []
     end = max(tiles, key=lambda t: t.x2)
-    if not end.horizontal:  # the line ends in a meld's called tile
+    if not end.horizontal:
         return []
     loose = [t for t in others if t.face_up and t.horizontal]
     out: list[_T] = []
@@ -1006,10 +1006,10 @@ def _unsplit_rows(tiles: list[SeenTile], angle: float) -> list[SeenTile]:
             pitch = upright[len(upright) // 2]
             flip |= {i for d, a, b in steps if tiles[a].horizontal and tiles[b].horizontal and d < WIDE * pitch
                      for i in (a, b)}
-            for (d, _, _), end, rest in ((steps[0], chain[0], chain[1:]), (steps[-1], chain[-1], chain[-2::-1])):
-                standing = itertools.takewhile(lambda i: not tiles[i].horizontal and tiles[i].tile != "back", rest)
-                if tiles[end].horizontal and tiles[end].tile != "back" and d < WIDE * pitch and len(
-                        list(standing)) >= HAND_RUN:
+            for d, end, rest in ((steps[0][0], chain[0], chain[1:]), (steps[-1][0], chain[-1], chain[-2::-1])):
+                upright_faces = itertools.takewhile(lambda i: not tiles[i].horizontal and tiles[i].tile != "back", rest)
+                if tiles[end].horizontal and tiles[end].tile != "back" and d < WIDE * pitch \
+                        and len(list(upright_faces)) >= HAND_RUN:
                     flip.add(end)
         ups = Counter(tiles[i].orientation for i in chain
                       if not tiles[i].horizontal and tiles[i].orientation is not None)
