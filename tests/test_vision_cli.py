@@ -138,6 +138,39 @@ def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: py
     return code, (json.loads(out.out) if code < 2 else None), out.err
 
 
+ONE_ROW = ("2m", "3m", "4m", "2p", "2p", "4p", "5p", "6p", "3s", "4s", "5s", "7s", "8s", "9s")
+
+
+def _one_row_view() -> TableView:
+    """A hand laid in one row: the layout takes the rightmost tile (9s) for the winning one, and says so."""
+    concealed, win = ONE_ROW[:-1], ONE_ROW[-1]
+    return TableView(640, 480, _tiles(list(ONE_ROW)), SeenHand(concealed, win, (), concealed_indices=tuple(range(13)),
+                                                               win_index=13),
+                     warnings=("the winning tile is not set apart; taking the rightmost tile of the hand",))
+
+
+def test_a_hand_laid_in_one_row_names_the_other_winning_tiles_that_change_the_price(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Won on 9s it is pinfu tsumo (2 han 20 fu); on a middle, edge or pair wait it is not. On 2m, 4m, 4p, 6p, 3s
+    or 5s (an open wait) it is pinfu too, so the price is the same and those are not named."""
+    code, out, _ = _score_photo_of(_one_row_view(), monkeypatch, capsys, "--tsumo")
+    assert code == 0 and (out["han"], out["fu"], out["total"]) == (2, 20, 2100)
+    assert out["read"]["warnings"][-1] == ("had another tile won, the price differs: 3m 2p 5p 4s 7s 8s 1,500 (1 han "
+                                          "30 fu); name the winning tile with --win (scored: 9s, 2,100)")
+
+
+def test_score_photo_win_names_the_winning_tile_of_a_hand_laid_in_one_row(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _score_photo_of(_one_row_view(), monkeypatch, capsys, "--tsumo", "--win", "7s")
+    assert code == 0 and (out["han"], out["fu"], out["total"]) == (1, 30, 1500)
+    hand = out["read"]["hand"]
+    assert hand["win"] == "7s" and hand["concealed"] == [t for t in ONE_ROW if t != "7s"]
+    assert "winning tile as given: 7s (read: 9s)" in out["read"]["warnings"]
+    assert not any(w.startswith("had another tile won") for w in out["read"]["warnings"])
+    code, out, err = _score_photo_of(_one_row_view(), monkeypatch, capsys, "--win", "1z")
+    assert code == 2 and "--win 1z: the hand read holds no 1z (2m 3m 4m 2p 2p 4p 5p 6p 3s 4s 5s 7s 8s 9s)" in err
+
+
 @pytest.mark.parametrize(("concealed", "win", "scores"), [
     (("back", "5z", "5z", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"), "2z", True),
     (("back", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"), "9p", False),

@@ -42,6 +42,8 @@ def register(commands, bench) -> None:
                    help="dora indicator(s), in place of those read (out of the picture, or misread: a blank white "
                    "dragon looks like a back)")
     s.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
+    s.add_argument("--win", metavar="TILE", help="the winning tile, one of the hand's, when the photo does not set "
+                   "it apart (the hand laid in one row)")
     s.add_argument("--rules", default=None, help="rule preset (default tenhou)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--overlay", metavar="OUT.jpg")
@@ -97,6 +99,31 @@ def with_table_checks(view: TableView) -> TableView:
     checks = view_faults(view) if view.tiles else []
     notes = tuple(f"{c} (hand, dora and ponds together): one is misread, check the hand" for c in checks)
     return replace(view, warnings=view.warnings + notes) if notes else view
+
+
+def with_win_given(view: TableView, given: str | None) -> TableView:
+    """The hand with the winning tile named on the command line taken out of its row, saying so: a hand laid in one
+    row shows no winning tile, and the layout takes its rightmost."""
+    from table.tiles import parse_tile
+
+    if not given:
+        return view
+    h = view.hand
+    try:
+        tile = str(parse_tile(given))
+    except InputError as exc:
+        raise InputError(f"--win {given}: {exc}") from None
+    row = [*zip(h.concealed, h.concealed_indices or [None] * len(h.concealed), strict=True)]
+    row += [(h.win, h.win_index)] if h.win else []
+    at = next((k for k in range(len(row) - 1, -1, -1) if row[k][0] == tile), None)
+    if at is None:
+        raise InputError(f"--win {given}: the hand read holds no {tile} ({' '.join(t for t, _ in row) or 'no tiles'})")
+    (win, win_index), rest = row[at], row[:at] + row[at + 1:]
+    indices = tuple(i for _, i in rest) if h.concealed_indices else ()
+    hand = replace(h, concealed=tuple(t for t, _ in rest), concealed_indices=indices, win=win, win_index=win_index,
+                   win_sideways=False)
+    note = f"winning tile as given: {tile} (read: {h.win or 'none'})"
+    return replace(view, hand=hand, warnings=(*view.warnings, note))
 
 
 def with_dora_given(view: TableView, given: list[str]) -> TableView:
@@ -243,15 +270,19 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
     """(the view scored, Hand, Situation, ScoreResult): the view as read (through the `with_*` checks above), or, when
     its hand makes no winning shape, the first of its `second_readings` that does and scores; InputError, saying what
     the photo shows, when the hand as read cannot be scored and no second reading can."""
-    from vision.layout import winning_shape
+    from vision.layout import NOT_SET_APART, winning_shape
     from vision.rereading import second_readings
 
+    view = with_win_given(view, args.win)
     view = with_hidden_red_fives(with_riichi_seen(with_dora_given(with_table_checks(view), args.dora), args), rules)
     scored, error = None, None
     try:
         scored = _score(view, args, rules)
     except InputError as exc:
         error = exc
+    if scored is not None and scored[2].valid and not args.win \
+            and any(w.startswith(NOT_SET_APART) for w in view.warnings):
+        view = with_other_wins(view, args, rules, scored[2])
     if scored is None or not winning_shape(view.hand):
         for guess in second_readings(view):
             if winning_shape(guess.hand):
@@ -261,6 +292,24 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
     if scored is None:
         raise InputError(f"{error}\nWhat the photo shows:\n{describe(view)}") from None
     return (view, *scored)
+
+
+def with_other_wins(view: TableView, args: argparse.Namespace, rules, result) -> TableView:
+    """A note with the price had another tile of a hand laid in one row won, where it differs from the price scored
+    (the wait decides fu and yaku such as pinfu), so the player can name the winning tile with --win."""
+    h = view.hand
+    prices: dict[str, list[str]] = {}
+    for tile in dict.fromkeys(h.concealed):
+        with contextlib.suppress(InputError):
+            other = _score(with_win_given(view, tile), args, rules)[2]
+            if other.valid and (other.total, other.han, other.fu) != (result.total, result.han, result.fu):
+                prices.setdefault(f"{other.total:,} ({other.han} han {other.fu} fu)", []).append(tile)
+    if not prices:
+        return view
+    others = "; ".join(f"{' '.join(tiles)} {price}" for price, tiles in prices.items())
+    note = (f"had another tile won, the price differs: {others}; name the winning tile with --win (scored: {h.win}, "
+            f"{result.total:,})")
+    return replace(view, warnings=(*view.warnings, note))
 
 
 def run_score_photo(args: argparse.Namespace) -> int:

@@ -79,6 +79,7 @@ HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side o
 SEAT_FACING = {0: 0, 270: 1, 180: 2, 90: 3}  # a row's facing (its tops, degrees clockwise) -> seat 0 near .. 3 left
 ROW_END = 0.2  # a back ending a row of faces stands in it when its centre is within this share of a short side
 FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's words, which score-photo may resolve
+NOT_SET_APART = "the winning tile is not set apart"  # a hand laid in one row
 BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
 RETRY_ANGLES = (8.0, -8.0, 16.0, -16.0, 24.0, -24.0)  # degrees off the table's angle, tried in turn
 POND_REACH = 2.0  # rows of one pond: tile centres this many short sides apart at most (rows touch; a step is ~1.4)
@@ -633,7 +634,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: l
             warnings.append(f"the winning tile {win.name} was found twice (a tilted tile): read as one")
     elif win is None and concealed and slots == 2:
         win = concealed.pop()
-        warnings.append("the winning tile is not set apart; taking the rightmost tile of the hand")
+        warnings.append(f"{NOT_SET_APART}; taking the rightmost tile of the hand")
     if win is not None:
         used_ids.add(win.i)
     across |= {t.i for t in others if t.i in used_ids and t.horizontal}  # an added kan's top tile, a win beyond
