@@ -113,13 +113,14 @@ def with_win_given(view: TableView, given: str | None) -> TableView:
         tile = str(parse_tile(given))
     except InputError as exc:
         raise InputError(f"--win {given}: {exc}") from None
-    row = [*zip(h.concealed, h.concealed_indices or [None] * len(h.concealed), strict=True)]
+    placed = len(h.concealed_indices) == len(h.concealed)  # where each tile lies, unless the view does not say
+    row = [*zip(h.concealed, h.concealed_indices if placed else [None] * len(h.concealed), strict=True)]
     row += [(h.win, h.win_index)] if h.win else []
     at = next((k for k in range(len(row) - 1, -1, -1) if row[k][0] == tile), None)
     if at is None:
         raise InputError(f"--win {given}: the hand read holds no {tile} ({' '.join(t for t, _ in row) or 'no tiles'})")
     (win, win_index), rest = row[at], row[:at] + row[at + 1:]
-    indices = tuple(i for _, i in rest) if h.concealed_indices else ()
+    indices = tuple(i for _, i in rest) if placed else ()
     hand = replace(h, concealed=tuple(t for t, _ in rest), concealed_indices=indices, win=win, win_index=win_index,
                    win_sideways=False)
     note = f"winning tile as given: {tile} (read: {h.win or 'none'})"
