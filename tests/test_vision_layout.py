@@ -404,6 +404,26 @@ def test_a_chi_seen_low_whose_upright_tiles_read_as_lying_is_still_a_chi() -> No
     assert view.ponds == ()
 
 
+def test_indicators_read_as_a_pond_of_riichi_discards_are_the_dora_indicators() -> None:
+    """Fixed: seen low across a corner, the detector's quarter turn flipped a dead wall's five indicators, which then
+    read as a pond of five riichi discards, and the hand had no dora. A pond shows one riichi discard at most. The
+    boxes of a rendered close-up 43 degrees askew, in the detector's order (only the hand's last tile upright)."""
+    boxes = [("4p", (542, 275, 644, 381)), ("back", (629, 207, 728, 310)), ("5p", (889, 269, 992, 369)),
+             ("5m", (818, 335, 921, 439)), ("5p", (969, 192, 1071, 288)), ("6s", (710, 433, 814, 544)),
+             ("5s", (575, 556, 684, 673)), ("0s", (664, 470, 769, 583)), ("2z", (498, 309, 603, 418)),
+             ("7s", (750, 394, 853, 501)), ("5s", (618, 511, 728, 627)), ("5s", (524, 601, 636, 720)),
+             ("back", (584, 238, 685, 345)), ("6m", (452, 343, 560, 456)), ("0p", (406, 381, 515, 495)),
+             ("5m", (357, 420, 469, 534)), ("2p", (470, 643, 587, 769)), ("2p", (418, 693, 537, 822)),
+             ("5p", (939, 232, 1038, 331)), ("0m", (365, 743, 486, 872)), ("5m", (308, 792, 431, 923))]
+    tiles = [SeenTile(n, b, 0.9, horizontal=k < len(boxes) - 1, orientation=None) for k, (n, b) in enumerate(boxes)]
+    view = build_view(tiles, 1280, 960)
+    assert view.hand.concealed == ("5m", "0m", "2p", "2p", "5s", "5s", "5s", "0s", "6s", "7s")
+    assert view.dora_indicators == ("5m", "0p", "6m", "2z", "4p") and view.ponds == ()
+    assert [view.tiles[i].tile for i in view.dora_indices] == list(view.dora_indicators)
+    assert view.warnings[-1] == ("5 tiles lying side by side read as the dora indicators (a pond shows one riichi "
+                                 "discard at most)")
+
+
 def test_four_melds_and_a_single_concealed_tile() -> None:
     """Fixed: the longest plain run was taken for the concealed part, so with four melds called a meld won and the
     one concealed tile and the winning tile were thrown out of the hand."""

@@ -1125,6 +1125,12 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
                             "tiles are taken for discards")
     pond_segs = [s for s in rest_segs if not ({t.i for t in s} & taken) and all(t.face_up for t in s)]
     ponds = _ponds(pond_segs + strays, turned, warnings)
+    flipped = _flipped_indicators(ponds, turned) if not dora and (hand.concealed or hand.melds) else []
+    if flipped:
+        dora, ponds = flipped, ([], {})
+        warnings[:] = [w for w in warnings if "sideways tiles in the" not in w]
+        warnings.append(f"{len(dora)} tiles lying side by side read as the dora indicators (a pond shows one riichi "
+                        "discard at most)")
 
     # sideways / upside-down flags relative to each tile's own row
     flags: dict[int, tuple[bool, bool]] = {}
@@ -1147,6 +1153,19 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         dora_indices = tuple(new[i] for i in dora_indices)
     return TableView(size[0], size[1], tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
                      tuple(warnings), dora_indices)
+
+
+def _flipped_indicators(ponds: tuple[list[Pond], dict], turned: list[_T]) -> list[_T]:
+    """The tiles of the one pond in sight when every one of them, two to MAX_DORA, lies sideways: a pond shows one
+    riichi discard at most, so they are dora indicators that the detector's quarter turn flipped (a dead wall or a
+    laid-out row seen low across a corner), read in the pond's order."""
+    if len(ponds[0]) != 1:
+        return []
+    only = ponds[0][0]
+    if not 2 <= len(only.tiles) <= MAX_DORA or not all(ponds[1][i][0] for i in only.indices):
+        return []
+    by_i = {t.i: t for t in turned}
+    return [by_i[i] for i in only.indices]
 
 
 def _pond_seat(seg: list[_T], cx: float, cy: float, seen: set[int]) -> int:
@@ -1351,7 +1370,8 @@ def _ponds(segs: list[list[_T]], turned: list[_T], warnings: list[str]) -> tuple
         for t in [*tiles, *(t for s in apart for t in s)]:
             side = t.i in across
             flags[t.i] = (side, not side and t.orientation is not None and t.orientation == (own + 180) % 360)
-        ponds.append(Pond(SEAT_NAMES[seat], tuple(t.name for t in tiles), riichi[0] if riichi else None))
+        ponds.append(Pond(SEAT_NAMES[seat], tuple(t.name for t in tiles), riichi[0] if riichi else None,
+                          tuple(t.i for t in tiles)))
     if left_out:
         warnings.append(f"face-up tiles apart from the ponds, not read as discards (called tiles, a hand laid down?): "
                         f"{', '.join(left_out)}")

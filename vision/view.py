@@ -75,6 +75,7 @@ class Pond:
     seat: str
     tiles: tuple[str, ...]
     riichi: int | None = None
+    indices: tuple[int, ...] = ()  # where each tile lies in `TableView.tiles`, when the layout found them there
 
     def to_json(self) -> dict:
         return {"seat": self.seat, "tiles": list(self.tiles), "riichi": self.riichi}
