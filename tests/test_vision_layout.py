@@ -315,6 +315,26 @@ def test_closed_kan_showing_a_red_five_hides_plain_fives() -> None:
     assert not view.warnings
 
 
+@pytest.mark.parametrize("kan", ["back 5p 5p", "5p 5p back"])
+def test_a_closed_kan_with_a_back_not_found_is_still_a_closed_kan(kan: str) -> None:
+    """Fixed: a back the detector missed left two like faces beside one back, which made no meld; the chi after it
+    was read with them. No tile of a closed kan lies across."""
+    hand, x = row("1s 1s 3s 4s 5s 9p 9p", 100, 800)
+    win, x = row("9p", x + 25, 800)
+    view = build_view(hand + win + melds((kan, "s:1m 2m 3m"), x + 45, 800), int(SIZE), int(SIZE))
+    assert [(m.kind, m.tiles, m.source) for m in view.hand.melds] == [
+        ("closed-kan", ("5p",) * 4, None), ("chi", ("1m", "2m", "3m"), "left")]
+    assert any("one back of a closed kan not found" in w for w in view.warnings)
+
+
+def test_a_closed_kan_whose_light_backs_read_as_white_dragons_is_a_closed_kan() -> None:
+    hand, x = row("1s 1s 3s 4s 5s 9p 9p", 100, 800)
+    win, x = row("9p", x + 25, 800)
+    view = build_view(hand + win + melds(("5z 0p 5p 5z",), x + 45, 800), int(SIZE), int(SIZE))
+    assert [(m.kind, m.tiles) for m in view.hand.melds] == [("closed-kan", ("5p", "0p", "5p", "5p"))]
+    assert any("backs read as blank white dragons" in w for w in view.warnings)
+
+
 def test_closed_kan_of_two_faces_keeps_its_backs_and_warns() -> None:
     hand, x = row("1m 2m 3m 7z 7z 7z 9s", 100, 800)
     win, x = row("9s", x + 25, 800)

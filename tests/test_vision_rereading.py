@@ -107,6 +107,16 @@ def test_the_hand_tiles_with_a_runner_up_are_shown_to_check() -> None:
     assert not any(line.startswith("Unsure") for line in describe(_view(WINNING, {})).splitlines())
 
 
+def test_a_meld_that_does_not_say_where_its_tiles_lie_keeps_the_rest_of_the_hand_rereadable() -> None:
+    """A closed kan with a back not found shows three tiles of its four: its tiles are left as read, the rest of
+    the hand may still be read again."""
+    from vision.rereading import hand_slots
+
+    kan = SeenMeld("closed-kan", ("5p",) * 4, None, (11, 12, 13))
+    hand = SeenHand(tuple(WINNING[:10]), "5m", (kan,), concealed_indices=tuple(range(10)), win_index=10)
+    assert [i for _, i in hand_slots(hand)] == list(range(11))
+
+
 def test_an_unsure_dora_indicator_is_shown_to_check() -> None:
     """Nothing checks an indicator by the hand's shape, so its runner-up is the player's only warning."""
     from vision.cli import describe

@@ -389,6 +389,13 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                 warnings.append(f"closed kan shows {names[0]} and {names[1]}, which differ")
             k += 4
             continue
+        size, faces, note = _closed_kan_misread(tiles, k, across)
+        if size:
+            indices = tuple(x.i for x in tiles[k : k + size])
+            melds.append(SeenMeld("closed-kan", closed_kan_tiles(*faces), None, indices))
+            warnings.append(f"{note}: read as a closed kan of {faces[0]}")
+            k += size
+            continue
         for size in (4, 3):
             win = tiles[k : k + size]
             if len(win) < size:
@@ -451,6 +458,24 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             warnings.append(f"tile {t.name} beside the melds belongs to no meld")
             k += 1
     return melds, used, called
+
+
+def _closed_kan_misread(tiles: list[_T], k: int, across: set[int]) -> tuple[int, list[str], str]:
+    """(tiles taken, the two faces shown, a note) for a closed kan at `k` read amiss, or (0, [], ""). No tile of a
+    closed kan lies across, and its two like faces show between its backs. Read as back, face, face (or face, face,
+    back) beside another meld or at the row's end, one back was not found; read as haku, face, face, haku, its backs
+    are light ones taken for blank faces."""
+    win = tiles[k : k + 4]
+    if len(win) < 3 or any(x.i in across for x in win[:3]):
+        return 0, [], ""
+    names = [x.name for x in win]
+    kinds = ["5" + n[1] if n[0] == "0" else n for n in names]
+    if len(win) == 4 and win[3].i not in across and kinds[0] == kinds[3] == "5z" and kinds[1] == kinds[2] != "5z":
+        return 4, names[1:3], "a closed kan's backs read as blank white dragons"
+    for down, a, b in ((0, 1, 2), (2, 0, 1)):
+        if names[down] == "back" and kinds[a] == kinds[b] not in ("back", "5z") and (len(win) == 3 or win[3].face_up):
+            return 3, [names[a], names[b]], "one back of a closed kan not found"
+    return 0, [], ""
 
 
 def _called_names(win: list[_T], side: list[int]) -> list[str] | None:

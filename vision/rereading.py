@@ -26,13 +26,14 @@ Change = tuple[Slot, str, float]  # the slot, the face it is taken for, the odds
 
 
 def hand_slots(hand: SeenHand) -> list[tuple[Slot, int]]:
-    """The hand's tiles with their index into TableView.tiles; none when the hand does not say where they lie."""
-    if len(hand.concealed_indices) != len(hand.concealed) or (hand.win is None) != (hand.win_index is None) \
-            or any(len(m.indices) != len(m.tiles) for m in hand.melds):
+    """The hand's tiles with their index into TableView.tiles; none when the hand does not say where they lie, and
+    none of a meld that does not (a closed kan with a back not found shows three tiles of its four)."""
+    if len(hand.concealed_indices) != len(hand.concealed) or (hand.win is None) != (hand.win_index is None):
         return []
     slots = [((-1, k), i) for k, i in enumerate(hand.concealed_indices)]
     slots += [((-2, 0), hand.win_index)] if hand.win_index is not None else []
-    return slots + [((m, k), i) for m, meld in enumerate(hand.melds) for k, i in enumerate(meld.indices)]
+    return slots + [((m, k), i) for m, meld in enumerate(hand.melds) if len(meld.indices) == len(meld.tiles)
+                    for k, i in enumerate(meld.indices)]
 
 
 def unsure_tiles(view: TableView) -> str:
