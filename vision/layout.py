@@ -337,8 +337,13 @@ def _across(tiles: list[_T], axis: str) -> set[int]:
     return out
 
 
+def _plain(name: str) -> str:
+    """A red five's face as the plain five it counts as in a meld; any other name as it is."""
+    return "5" + name[1] if name[0] == "0" else name
+
+
 def meld_kind(names: list[str]) -> str:
-    kinds = ["5" + n[1] if n[0] == "0" else n for n in names]
+    kinds = [_plain(n) for n in names]
     if "back" in kinds:
         return "unknown"
     if len(set(kinds)) == 1:
@@ -356,7 +361,7 @@ def closed_kan_tiles(a: str, b: str) -> tuple[str, ...]:
     The backs hide two more copies of the same tile, named plain: a set holds one red five per suit at most, and a
     red five behind a back cannot be seen, so plain is the only reading the photo supports (the scorer would
     otherwise count a shown red five twice). Tiles that make no kan keep their backs, so the hand is refused."""
-    plain = ["5" + n[1] if n[0] == "0" else n for n in (a, b)]
+    plain = [_plain(a), _plain(b)]
     if plain[0] != plain[1]:
         return ("back", a, b, "back")
     return (plain[0], a, b, plain[0])
@@ -379,21 +384,11 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
     k = 0
     while k < len(tiles):
         t = tiles[k]
-        if (not t.face_up and k + 3 < len(tiles) and not tiles[k + 3].face_up
-                and not any(x.i in across for x in tiles[k : k + 4])):  # a closed kan lies upright
-            mid = tiles[k + 1 : k + 3]
-            names = [m.name for m in mid]
-            melds.append(SeenMeld("closed-kan", closed_kan_tiles(names[0], names[1]), None,
-                                  tuple(x.i for x in tiles[k : k + 4])))
-            if meld_kind(names * 2) != "kan":
-                warnings.append(f"closed kan shows {names[0]} and {names[1]}, which differ")
-            k += 4
-            continue
-        size, faces, note = _closed_kan_misread(tiles, k, across)
+        size, faces, note = _closed_kan(tiles, k, across)
         if size:
             indices = tuple(x.i for x in tiles[k : k + size])
             melds.append(SeenMeld("closed-kan", closed_kan_tiles(*faces), None, indices))
-            warnings.append(f"{note}: read as a closed kan of {faces[0]}")
+            warnings += [note] if note else []
             k += size
             continue
         for size in (4, 3):
@@ -460,21 +455,26 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
     return melds, used, called
 
 
-def _closed_kan_misread(tiles: list[_T], k: int, across: set[int]) -> tuple[int, list[str], str]:
-    """(tiles taken, the two faces shown, a note) for a closed kan at `k` read amiss, or (0, [], ""). No tile of a
-    closed kan lies across, and its two like faces show between its backs. Read as back, face, face (or face, face,
-    back) beside another meld or at the row's end, one back was not found; read as haku, face, face, haku, its backs
-    are light ones taken for blank faces."""
+def _closed_kan(tiles: list[_T], k: int, across: set[int]) -> tuple[int, list[str], str]:
+    """(tiles taken, the two faces shown, a warning or "") for a closed kan at `k`, or (0, [], ""). No tile of a
+    closed kan lies across, and its two faces show between its backs. Also read amiss: as back, face, face (or face,
+    face, back) beside another meld or at the row's end, one back was not found; as haku, face, face, haku, its
+    backs are light ones taken for blank faces."""
     win = tiles[k : k + 4]
     if len(win) < 3 or any(x.i in across for x in win[:3]):
         return 0, [], ""
     names = [x.name for x in win]
-    kinds = ["5" + n[1] if n[0] == "0" else n for n in names]
-    if len(win) == 4 and win[3].i not in across and kinds[0] == kinds[3] == "5z" and kinds[1] == kinds[2] != "5z":
-        return 4, names[1:3], "a closed kan's backs read as blank white dragons"
+    kinds = [_plain(n) for n in names]
+    if len(win) == 4 and win[3].i not in across:
+        if kinds[0] == kinds[3] == "back":
+            differ = meld_kind(names[1:3] * 2) != "kan"
+            return 4, names[1:3], f"closed kan shows {names[1]} and {names[2]}, which differ" if differ else ""
+        if kinds[0] == kinds[3] == "5z" and kinds[1] == kinds[2] != "5z":
+            return 4, names[1:3], ("a closed kan's backs read as blank white dragons: read as a closed kan of "
+                                   f"{names[1]}")
     for down, a, b in ((0, 1, 2), (2, 0, 1)):
         if names[down] == "back" and kinds[a] == kinds[b] not in ("back", "5z") and (len(win) == 3 or win[3].face_up):
-            return 3, [names[a], names[b]], "one back of a closed kan not found"
+            return 3, [names[a], names[b]], f"one back of a closed kan not found: read as a closed kan of {names[a]}"
     return 0, [], ""
 
 
