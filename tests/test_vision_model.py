@@ -320,14 +320,21 @@ def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp
     assert len(reds) == len(want) == 1 and np.allclose(back, want[0], atol=0.02 * w)
 
 
-def test_a_black_and_white_photo_and_one_cut_short_say_what_they_cannot_show(
+def test_a_black_and_white_photo_one_cut_short_and_one_over_exposed_say_what_they_cannot_show(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A black-and-white photo has no red fives to show, and a JPEG cut short in copying decodes to flat grey below
-    the cut: the reading says so instead of reading plain fives, or a hand with no bottom, in silence."""
+    """A black-and-white photo has no red fives to show, a JPEG cut short in copying decodes to flat grey below
+    the cut, and an over-exposed one burns its faces white: the reading says so instead of reading plain fives, a
+    hand with no bottom, or backs for white dragons, in silence."""
     data = (SAMPLE_PHOTOS / "01-added-kan.jpg").read_bytes()
+    photo = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert not any("over-exposed" in w for w in read_view(Recognizer(), photo).warnings)
+    bright = tmp_path / "bright.jpg"
+    cv2.imwrite(str(bright), np.clip(photo * 1.4 + 20, 0, 255).astype(np.uint8))
+    main(["read", str(bright), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["warnings"][0].startswith("the photo is over-exposed: ")
     grey = tmp_path / "grey.jpg"
-    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR),
-                                        cv2.COLOR_BGR2GRAY))
+    cv2.imwrite(str(grey), cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
     assert main(["read", str(grey), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["hand"]["win"] == "5p" and "the photo has no colour" in out["warnings"][0]

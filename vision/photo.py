@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,8 @@ from vision.view import TableView
 
 MAX_PIXELS = 80_000_000
 GREY = (120, 136)  # what a JPEG decoder fills the rows missing from a cut file with
+BURNT = 250  # a pixel whose every channel is this light or more is clipped white
+OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped that makes a photo over-exposed
 
 
 def load_photo(path: str | Path) -> np.ndarray:
@@ -36,11 +39,18 @@ def load_photo(path: str | Path) -> np.ndarray:
     return img
 
 
-def picture_notes(img: np.ndarray) -> list[str]:
+def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, float]] = ()) -> list[str]:
     """What the picture itself leaves out, for the reader to say beside what it read: colour (a black-and-white
-    photo cannot show a red five, and a blank white dragon looks like a light back), or its lower part (a JPEG cut
-    short in copying decodes to rows of flat grey)."""
+    photo cannot show a red five, and a blank white dragon looks like a light back), its lower part (a JPEG cut
+    short in copying decodes to rows of flat grey), or the faces' detail (the boxes of the face-up tiles read:
+    over-exposed, more than half the middle of a third of them clipped white, which no white balance brings back;
+    measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
     notes = []
+    burnt = sum(_burnt(img, box) for box in faces)
+    if faces and burnt >= OVER_EXPOSED * len(faces):
+        notes.append(f"the photo is over-exposed: {burnt} of {len(faces)} tile faces are burnt white in the middle, "
+                     "so a white dragon looks like a light back and faint marks fade; check them, or take it again "
+                     "with less light")
     sample = img[::7, ::7].astype(np.int16)
     if np.abs(sample[..., 0] - sample[..., 1]).max() <= 2 and np.abs(sample[..., 1] - sample[..., 2]).max() <= 2:
         notes.append("the photo has no colour: red fives read as plain fives and blank white dragons may read as "
@@ -54,6 +64,14 @@ def picture_notes(img: np.ndarray) -> list[str]:
         notes.append(f"the bottom {flat / len(img):.0%} of the photo is flat grey (a file cut short?): tiles there "
                      "were not seen")
     return notes
+
+
+def _burnt(img: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    """More than half the middle of the box (its inner half each way) clipped white."""
+    x1, y1, x2, y2 = box
+    dx, dy = (x2 - x1) / 4, (y2 - y1) / 4
+    middle = img[max(0, round(y1 + dy)):round(y2 - dy), max(0, round(x1 + dx)):round(x2 - dx)]
+    return middle.size > 0 and (middle.min(axis=2) >= BURNT).mean() > 0.5
 
 
 def draw_overlay(img: np.ndarray, view: TableView) -> np.ndarray:

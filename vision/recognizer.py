@@ -113,7 +113,7 @@ def read_view(recognizer, img: np.ndarray) -> TableView:
     view = build_view(reading.tiles, reading.width, reading.height)
     h, w = img.shape[:2]
     view = dataclasses.replace(view, width=w, height=h, tiles=tuple(reading.in_photo(list(view.tiles), w, h)))
-    notes = picture_notes(img)
+    notes = picture_notes(img, [t.box for t in view.tiles if t.tile != BACK])
     turned = reading.angle + 90 * reading.turns  # degrees counter-clockwise; up to 45 is a picture held askew
     if abs((turned + 180) % 360 - 180) >= ON_ITS_SIDE:
         quarter = round(turned / 90) % 4
