@@ -502,6 +502,22 @@ def test_winning_tile_shown_lying_on_the_far_side_of_the_hand(quarters: int) -> 
     assert view.tiles[-1].sideways and not view.ponds
 
 
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+@pytest.mark.parametrize(("x", "bottom"), [(160, 800 + H + 5), (300, 800 + H + 20), (420, 800 + H - 10),
+                                           (420, 800 - H - 2)],
+                         ids=["in front of its 3rd tile", "in front, a little off", "in front, past its end",
+                              "above, past its end"])
+def test_winning_tile_pushed_in_front_of_the_hand_or_past_its_end(quarters: int, x: float, bottom: float) -> None:
+    """Nothing of the game lies between the winner and the hand: a lone tile there, the hand a tile short, is the
+    winning tile, as is one laid beyond the row's end off its line (the pon starts 45 px later)."""
+    hand, end = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z", 100, 800)
+    tiles = hand + [up("3z", x, bottom)] + row("s:7z 7z 7z", end + 45, 800)[0]
+    view = build_view(turn(tiles, quarters), int(SIZE), int(SIZE))
+    assert (view.hand.win, view.hand.win_sideways) == ("3z", False)
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert [m.tiles for m in view.hand.melds] == [("7z", "7z", "7z")] and not view.ponds
+
+
 @pytest.mark.parametrize("second", ["2z", "3z"])
 def test_a_winning_tile_on_the_far_side_found_twice_is_one_tile(second: str) -> None:
     """A tilted tile can come back as two like readings whose boxes overlap (IoU about 0.46 on lx01 held 30

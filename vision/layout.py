@@ -21,12 +21,12 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    here on the winner sits at the bottom and reads left to right, whatever side the photo was taken from.
 4. On the hand line (backs touching its ends but standing off its line are a neighbour's): the concealed part (the
    longest plain run that is not a called meld), then the winning tile set apart (or lying sideways beside the
-   hand, or lone against the hand's far side when the hand is a tile short), then the called melds, each
-   recognised by its sideways tile (which seat it came from) or its two backs (closed kan); a sideways tile just
-   beyond a meld's sideways tile (seen low: in the row, over it, or two of a kan's tiles overlapping there) makes
-   an added kan. Seen low, where no tile of a meld looks wider than the others, the longer steps beside the called
-   tile tell it. A hand row split by a gap (tiles laid a little apart) is read across the gap when the split one
-   makes no winning hand.
+   hand, or lone just off the row, in front of it or against its far side, when the hand is a tile short), then
+   the called melds, each recognised by its sideways tile (which seat it came from) or its two backs (closed
+   kan); a sideways tile just beyond a meld's sideways tile (seen low: in the row, over it, or two of a kan's
+   tiles overlapping there) makes an added kan. Seen low, where no tile of a meld looks wider than the others, the
+   longer steps beside the called tile tell it. A hand row split by a gap (tiles laid a little apart) is read
+   across the gap when the split one makes no winning hand.
 5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing evenly,
    read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond in a close-up;
    seen across a corner, even when its tiles all read lying). Backs lying about elsewhere (a jumble pushed aside, a tile
@@ -703,20 +703,26 @@ def _across_gaps(line: list[list[_T]]):
 
 
 def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
-    """The winning tile put down on the far side of the hand (a tsumo tile shown above the hand, often tilted):
-    the one face-up tile whose near edge reaches the hand row's far edge within the row's length, with no other
-    face-up tile beside it (a pond tile has its row), when the hand is a tile short of a winning one. Tilted, it
-    may be found twice: like readings whose boxes overlap by SAME_READING are one tile."""
-    far = sorted(t.y1 for t in concealed)[len(concealed) // 2]
+    """The winning tile put down off the hand's row, when the hand is a tile short of a winning one: on its far side
+    (a tsumo tile shown above the hand, often tilted), its near edge reaching the row's far edge, or in front of it
+    (pushed towards the player, where nothing else of the game lies), less than a tile's width from the row's near
+    edge; over the row or just past one of its ends, with no other face-up tile beside it (a pond tile has its row).
+    Tilted, it may be found twice: like readings whose boxes overlap by SAME_READING are one tile."""
     x1, x2 = min(t.x1 for t in concealed), max(t.x2 for t in concealed)
     up = [t for t in others if t.face_up]
+
+    def off_row(t: _T) -> bool:
+        below = sorted(concealed, key=lambda c: abs(c.cx - t.cx))[:3]  # the row's edges there (perspective tilts it)
+        far, front = statistics.median(c.y1 for c in below), statistics.median(c.y2 for c in below)
+        return x1 - t.short <= t.cx <= x2 + t.short and (t.cy < far < t.y2 + 0.5 * t.short
+                                                           or front < t.cy and t.y1 < front + t.short)
 
     def alone(t: _T) -> bool:
         reach = 1.5 * max(t.x2 - t.x1, t.y2 - t.y1)
         return not any(o is not t and not _same_reading(o, t) and math.hypot(o.cx - t.cx, o.cy - t.cy) < reach
                        for o in up)
 
-    near = [t for t in up if t.cy < far < t.y2 + 0.5 * t.short and x1 <= t.cx <= x2 and alone(t)]
+    near = [t for t in up if off_row(t) and alone(t)]
     return near[0] if near and all(_same_reading(t, near[0]) for t in near) else None
 
 

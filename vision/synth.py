@@ -116,6 +116,7 @@ class Mix:
     wall_clear: bool = False  # the dead wall lies beyond its seat's fourth pond row (rounds 1-4 could overlap them)
     rolled: float = 0.0  # chance a hand-held camera is turned 10-45 degrees about its axis (a phone held at a slant)
     props: float = 0.0  # chance a scene has point sticks (riichi sticks by the ponds, honba, loose ones) and dice
+    win_front: float = 0.0  # chance the winning tile lies flat in front of the hand (pushed towards its owner)
 
 
 MIXES: dict[int, Mix] = {
@@ -135,6 +136,9 @@ MIXES[6] = replace(MIXES[5], rolled=0.25)
 # Round 10 on: round 6 with point sticks and dice on the table (the round-8 detector read a riichi stick as a row of
 # backs and pinzu: MODEL_CARD.md).
 MIXES[7] = replace(MIXES[6], props=0.6)
+# A held-out set for the layout (no round trains on it; the tiles look as in round 7): round 7 with the winning tile
+# often pushed in front of the hand, which the layout took for a discard until session 19.
+MIXES[8] = replace(MIXES[7], win_front=0.4)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
@@ -289,8 +293,12 @@ def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks:
     x = _row(blocks, [(t, 0, True) for t in concealed], x, y_hand, seat, rng, "hand", standing=standing)
     win_sideways = rng.random() < mix.win_sideways
     x += rng.uniform(0.6, 1.5) * TILE_W
-    x = _row(blocks, [(win, rng.choice((1, -1)) if win_sideways else 0, True)], x, y_hand, seat, rng, "win",
-             standing=standing)
+    if mix.win_front and rng.random() < mix.win_front:  # flat, from before the hand's last two tiles to its end
+        _row(blocks, [(win, 0, True)], x - rng.uniform(1.5, 3) * TILE_W, y_hand - TILE_H - rng.uniform(1, 8), seat,
+             rng, "win")
+    else:
+        x = _row(blocks, [(win, rng.choice((1, -1)) if win_sideways else 0, True)], x, y_hand, seat, rng, "win",
+                 standing=standing)
     x += rng.uniform(0.8, 2.5) * TILE_W
     for meld in melds:
         row, side_at = _meld_tiles(rng, meld)
