@@ -253,11 +253,12 @@ def real(labels_path: Path, read_fn, quiet: bool = False) -> dict:
             "exact_rows": round(rows_ok / max(rows, 1), 4), "rows": rows, "correct_per_photo": per_photo}
 
 
-def _ours(rec: Recognizer, turns: int = 0, change=None):
+def _ours(rec: Recognizer, turns: int = 0, change=None, warnings: list | None = None):
     """Photo -> what we read, boxes in the photo as loaded. `change` first alters the photo (another camera's look:
     tests/bench/bench_camera_shifts.py); it returns the changed picture, or the picture and a 3x3 homography from
     the photo's pixels to it (a resize, a camera tilted or turned), by which boxes are taken back. `turns` then turns
-    it that many quarter turns (a picture on its side or upside down with no EXIF orientation)."""
+    it that many quarter turns (a picture on its side or upside down with no EXIF orientation). Each reading's
+    warnings are added to `warnings` when given."""
     from vision.photo import load_photo
 
     def read(path):
@@ -270,6 +271,8 @@ def _ours(rec: Recognizer, turns: int = 0, change=None):
         img = np.ascontiguousarray(np.rot90(changed, turns))
         h, w = img.shape[:2]
         view = read_view(rec, img)
+        if warnings is not None:
+            warnings.append(view.warnings)
         back = np.linalg.inv(to_changed)
         boxes = [_box_back(unturn_box(t.box, turns, w, h), back) for t in view.tiles]
         return [(t.tile, b, t.sideways) for t, b in zip(view.tiles, boxes, strict=True)], \

@@ -15,6 +15,7 @@ MAX_PIXELS = 80_000_000
 GREY = (120, 136)  # what a JPEG decoder fills the rows missing from a cut file with
 BURNT = 250  # a pixel whose every channel is this light or more is clipped white
 OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped that makes a photo over-exposed
+OVER_EXPOSED_NOTE = "the photo is over-exposed"
 
 
 def load_photo(path: str | Path) -> np.ndarray:
@@ -48,7 +49,7 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
     notes = []
     burnt = sum(_burnt(img, box) for box in faces)
     if faces and burnt >= OVER_EXPOSED * len(faces):
-        notes.append(f"the photo is over-exposed: {burnt} of {len(faces)} tile faces are burnt white in the middle, "
+        notes.append(f"{OVER_EXPOSED_NOTE}: {burnt} of {len(faces)} tile faces are burnt white in the middle, "
                      "so a white dragon looks like a light back and faint marks fade; check them, or take it again "
                      "with less light")
     sample = img[::7, ::7].astype(np.int16)

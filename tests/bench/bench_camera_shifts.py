@@ -10,7 +10,8 @@ photo's pixels). The recognizer never saw these photos changed: the figures say 
 cameras it was not shown, nothing more (the seven photos hold 92 labelled tiles; one tile is about 1 %). `--turned`
 also reads each changed photo turned 90, 180 and 270 degrees with no EXIF orientation (the recognizer's turn check
 under the same changes). `--scores` also scores the photos that show a winning hand (`jantaku score-photo`, its
-second readings included) and counts, per change, those that score as the photo as taken does.
+second readings included) and counts, per change, those that score as the photo as taken does. Every change also
+counts the photos whose reading says they are over-exposed.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from table.errors import InputError  # noqa: E402
 from vision.art import SHARED  # noqa: E402
 from vision.bench import _ours, real  # noqa: E402
-from vision.photo import load_photo  # noqa: E402
+from vision.photo import OVER_EXPOSED_NOTE, load_photo  # noqa: E402
 from vision.recognizer import Recognizer, read_view  # noqa: E402
 
 
@@ -173,9 +174,12 @@ def main(argv: list[str] | None = None) -> int:
         photos = [load_photo(labels.parent / item["file"]) for item in items]
         taken = [(photo, price) for photo in photos if (price := score(photo, SHIFTS["none"][1])) is not None]
     for name in args.shifts or SHIFTS:
-        r = real(labels, _ours(rec, change=SHIFTS[name][1]), quiet=True)
+        warnings: list[tuple[str, ...]] = []
+        r = real(labels, _ours(rec, change=SHIFTS[name][1], warnings=warnings), quiet=True)
         report["shifts"][name] = {k: r[k] for k in ("precision", "recall", "red_five_recall", "sideways_recall",
                                                     "exact_rows")}
+        report["shifts"][name]["over_exposed_notes"] = \
+            f"{sum(any(w.startswith(OVER_EXPOSED_NOTE) for w in ws) for ws in warnings)}/{len(warnings)}"
         if args.turned:
             report["shifts"][name]["turned_recall"] = {
                 f"{90 * k}": real(labels, _ours(rec, k, SHIFTS[name][1]), quiet=True)["recall"]
@@ -189,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"sideways {r['sideways_recall']:.2f}  exact rows {r['exact_rows']:.3f}"
                   + (f"  turned R {' / '.join(f'{v:.3f}' for v in turned.values())}" if turned else "")
                   + (f"  same score {report['shifts'][name]['same_score']}" if args.scores else "")
+                  + f"  over-exposed notes {report['shifts'][name]['over_exposed_notes']}"
                   + f"  ({SHIFTS[name][0]})", flush=True)
     if args.json:
         print(json.dumps(report, indent=1))
