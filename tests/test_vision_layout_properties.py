@@ -8,8 +8,8 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.layout import build_view
-from vision.view import SeenTile
+from vision.layout import SAME_READING, build_view
+from vision.view import SeenTile, box_iou
 
 NAMES = [f"{n}{s}" for s in "mps" for n in range(10)] + [f"{n}z" for n in range(1, 8)] + ["back"] * 6
 SIZE = 800
@@ -40,8 +40,15 @@ def rows(draw) -> list[SeenTile]:
 def test_any_detections_give_a_view(groups: list[list[SeenTile]]) -> None:
     tiles = [t for g in groups for t in g]
     view = build_view(tiles, SIZE, SIZE)
-    assert len(view.tiles) == len(tiles)
-    assert [t.tile for t in view.tiles] == [t.tile for t in tiles]
+    kept = iter(view.tiles)  # in order, less second readings of the winning tile (a tilted tile found twice)
+    win = view.tiles[view.hand.win_index].box if view.hand.win_index is not None else None
+    now = next(kept, None)
+    for t in tiles:
+        if now is not None and (t.tile, t.box) == (now.tile, now.box):
+            now = next(kept, None)
+        else:
+            assert t.tile == view.hand.win and box_iou(t.box, win) >= SAME_READING, f"{t} left out"
+    assert now is None
     seen = [t.tile for t in tiles]
     seen += ["5" + n[1] for n in seen if n[0] == "0"]  # a closed kan's backs hide plain fives beside a red one
     hand = [*view.hand.concealed, *([view.hand.win] if view.hand.win else []),
