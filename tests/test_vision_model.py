@@ -321,13 +321,13 @@ def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp
 
 
 def test_a_black_and_white_photo_one_cut_short_and_one_over_exposed_say_what_they_cannot_show(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        recognizer: Recognizer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A black-and-white photo has no red fives to show, a JPEG cut short in copying decodes to flat grey below
     the cut, and an over-exposed one burns its faces white: the reading says so instead of reading plain fives, a
     hand with no bottom, or backs for white dragons, in silence."""
     data = (SAMPLE_PHOTOS / "01-added-kan.jpg").read_bytes()
     photo = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    assert not any("over-exposed" in w for w in read_view(Recognizer(), photo).warnings)
+    assert not any("over-exposed" in w for w in read_view(recognizer, photo).warnings)
     bright = tmp_path / "bright.jpg"
     cv2.imwrite(str(bright), np.clip(photo * 1.4 + 20, 0, 255).astype(np.uint8))
     main(["read", str(bright), "--json"])

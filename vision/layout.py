@@ -712,8 +712,8 @@ def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
     up = [t for t in others if t.face_up]
 
     def off_row(t: _T) -> bool:
-        below = sorted(concealed, key=lambda c: abs(c.cx - t.cx))[:3]  # the row's edges there (perspective tilts it)
-        far, front = statistics.median(c.y1 for c in below), statistics.median(c.y2 for c in below)
+        nearest = sorted(concealed, key=lambda c: abs(c.cx - t.cx))[:3]  # the row's edges there (perspective tilts it)
+        far, front = statistics.median(c.y1 for c in nearest), statistics.median(c.y2 for c in nearest)
         return x1 - t.short <= t.cx <= x2 + t.short and (t.cy < far < t.y2 + 0.5 * t.short
                                                            or front < t.cy and t.y1 < front + t.short)
 
