@@ -816,11 +816,10 @@ def _wall_pieces(seg: list[_T]) -> list[list[_T]]:
     dx, dy = _direction(o)
     moves = [(b.cx - a.cx, b.cy - a.cy) for a, b in zip(o, o[1:], strict=False)]
     steps = [mx * dx + my * dy for mx, my in moves]
-    # the pitch around each step: a wall seen end-on shrinks with distance, its steps growing towards the camera
-    pitches = [statistics.median(steps[max(k - 2, 0):k + 3]) for k in range(len(steps))]
+    pitch = sorted(steps)[len(steps) // 2]
 
     pieces = [[o[0]]]
-    for a, b, step, pitch, (mx, my) in zip(o, o[1:], steps, pitches, moves, strict=False):
+    for a, b, step, (mx, my) in zip(o, o[1:], steps, moves, strict=False):
         if pitch / WALL_STEP <= step <= pitch * WALL_STEP and _wall_alike(a, b, abs(mx * dy - my * dx)):
             pieces[-1].append(b)
         else:
@@ -832,9 +831,9 @@ def _wall_alike(a: _T, b: _T, off: float) -> bool:
     """Two tiles that may stand in one stretch of wall, `off` apart across its line: the same axis, in line, and
     of one size. An indicator lies flat on the wall's top, and seen low its box is near square, so the detector may
     read it lying where the backs beside it stand (or the other way): its box then comes turned a quarter, which
-    two backs never do."""
+    two backs never do, nor a white dragon (a back misread as one, small or blurred, stands so too)."""
     turned = a.horizontal != b.horizontal
-    if turned and not (a.face_up or b.face_up):
+    if turned and not any(t.face_up and t.name != "5z" for t in (a, b)):
         return False
     sides = zip((a.x2 - a.x1, a.y2 - a.y1), (b.y2 - b.y1, b.x2 - b.x1) if turned else (b.x2 - b.x1, b.y2 - b.y1),
                 strict=True)
@@ -906,14 +905,16 @@ def _dead_wall(segs: list[list[_T]]) -> tuple[list[_T], list[list[_T]]]:
                     continue
                 if not backs or not _straight(wall):
                     continue
+                # an indicator read across the backs' axis stands in a wall of two backs or more of one axis:
+                # discards lying about against a back (a riichi tile, a turned one) look as much like that
+                if len({t.horizontal for t in wall}) > 1 and (
+                        backs < 2 or len({t.horizontal for t in wall if not t.face_up}) > 1):
+                    continue
                 # a back and a face-up tile alone touch by chance; a wall goes on, maybe past a tile not found
                 if len(wall) < 3 and not _wall_goes_on(wall, loose_backs):
                     continue
                 if (backs, len(wall)) > best_key:
                     best, best_key = wall, (backs, len(wall))
-    if best:
-        own = {t.i for t in best}
-        best = _wall_beyond(best, [t for s in segs for t in s if t.i not in own])
     taken = {t.i for t in best} | kans
     strays: list[list[_T]] = []
     for seg in mixed:
@@ -927,38 +928,19 @@ def _dead_wall(segs: list[list[_T]]) -> tuple[list[_T], list[list[_T]]]:
     return best, strays
 
 
-def _wall_beyond(wall: list[_T], others: list[_T]) -> list[_T]:
-    """The wall (in row order) with the tiles that go on from its ends, in line and in step: after an indicator,
-    more indicators or backs, after a back, backs. Two indicators both read lying make no segment (lying tiles side
-    by side never do), so the wall's segment ended at the first of them and the rest stood apart."""
-    wall, others = list(wall), list(others)
-    faces = sum(t.face_up for t in wall)
-    while nxt := next(((end, t) for end, t in _beyond_ends(wall, others)
-                       if (end.face_up or not t.face_up) and faces + t.face_up <= MAX_DORA), None):
-        end, t = nxt
-        wall = [t, *wall] if end is wall[0] else [*wall, t]
-        others.remove(t)
-        faces += t.face_up
-    return wall
-
-
 def _wall_goes_on(wall: list[_T], backs: list[_T]) -> bool:
     """Whether a back stands in line with a short stretch of wall one tile beyond either end (a tile of the wall the
     detector missed), of its size and axis."""
-    return any(_beyond_ends(wall, backs, steps=2))
-
-
-def _beyond_ends(wall: list[_T], others: list[_T], steps: int = 1) -> Iterator[tuple[_T, _T]]:
-    """(end, tile) for each of `others` standing `steps` of the wall's pitch beyond one of its ends (the wall in row
-    order, two tiles or more), in line with it and alike."""
-    dx, dy = _direction(wall)
-    pitch = ((wall[-1].cx - wall[0].cx) * dx + (wall[-1].cy - wall[0].cy) * dy) / (len(wall) - 1)
-    for end, sign in ((wall[0], -1.0), (wall[-1], 1.0)):
-        for t in others:
-            mx, my = t.cx - end.cx, t.cy - end.cy
-            if (steps * pitch / WALL_STEP <= sign * (mx * dx + my * dy) <= steps * pitch * WALL_STEP
-                    and _wall_alike(end, t, abs(mx * dy - my * dx))):
-                yield end, t
+    a, b = wall[0], wall[-1]
+    h = _axis(wall) == "h"
+    pitch = ((b.cx - a.cx) if h else (b.cy - a.cy)) / (len(wall) - 1)
+    for end, sign in ((a, -1.0), (b, 1.0)):
+        for t in backs:
+            along = sign * ((t.cx - end.cx) if h else (t.cy - end.cy))
+            off = abs(t.cy - end.cy) if h else abs(t.cx - end.cx)
+            if 2 * pitch / WALL_STEP <= along <= 2 * pitch * WALL_STEP and _wall_alike(end, t, off):
+                return True
+    return False
 
 
 def _runs(ordered: list[_T]) -> list[tuple[bool, list[_T]]]:
