@@ -17,7 +17,8 @@ from device.config import CameraConfig
 from table.errors import InputError
 
 log = logging.getLogger("jantaku.camera")
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif", ".avif")
+KEPT_AS_JPEG = (".heic", ".heif", ".avif")  # a phone's formats that a browser may not show or OpenCV not decode
 
 
 class CameraError(InputError):
@@ -68,7 +69,13 @@ class ReplayCamera:
             path = self.photos[self._next % len(self.photos)]
             self._next += 1
         try:
+            if path.suffix.lower() in KEPT_AS_JPEG:
+                from vision.photo import load_photo
+
+                return Capture(jpeg=_encode_jpeg(load_photo(path)), name=path.name)
             return Capture(jpeg=path.read_bytes(), name=path.name)
+        except InputError as exc:
+            raise CameraError(f"camera: replay photo {path.name} cannot be read ({exc})") from None
         except OSError as exc:
             raise CameraError(f"camera: replay photo {path.name} cannot be read ({exc.strerror or exc})") from None
 

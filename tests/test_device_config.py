@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
-from device.camera import ReplayCamera, open_camera
+from device.camera import CameraError, ReplayCamera, open_camera
 from device.config import SAMPLE_PHOTOS, CameraConfig, Config, load_config
 from table.errors import InputError
 
@@ -77,6 +79,22 @@ def test_replay_camera_returns_photos_in_name_order_and_wraps():
     assert shot.jpeg[:2] == b"\xff\xd8"
     with pytest.raises(InputError, match="no photo called"):
         cam.select("nope.jpg")
+
+
+def test_replay_camera_keeps_a_heic_photo_as_jpeg(tmp_path):
+    """A phone's HEIC dropped in the replay folder: stored and shown as a JPEG a browser can show."""
+    from PIL import Image
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    Image.open(SAMPLE_PHOTOS / "02-seven-pairs.jpg").save(tmp_path / "a.heic", quality=90)
+    (tmp_path / "b.heic").write_bytes((tmp_path / "a.heic").read_bytes()[:500])  # cut short in copying
+    cam = ReplayCamera(tmp_path)
+    shot = cam.capture()
+    assert (shot.name, shot.jpeg[:2]) == ("a.heic", b"\xff\xd8")
+    assert Image.open(io.BytesIO(shot.jpeg)).size == Image.open(SAMPLE_PHOTOS / "02-seven-pairs.jpg").size
+    with pytest.raises(CameraError, match="replay photo b.heic cannot be read .*not an image that can be read"):
+        cam.capture()
 
 
 def test_replay_camera_rejects_empty_or_missing_folder(tmp_path):

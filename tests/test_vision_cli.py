@@ -40,6 +40,33 @@ def test_exif_rotation_is_applied(tmp_path: Path) -> None:
     assert out[:20].mean() > 200 and out[-20:].mean() < 50  # the left band is now along the top
 
 
+@pytest.mark.parametrize("suffix", [".heic", ".avif"])
+def test_a_phone_photo_in_heic_or_avif_is_read_upright(tmp_path: Path, suffix: str) -> None:
+    """An iPhone saves HEIC and some Androids AVIF: HEIF files that OpenCV does not decode (HEIC) or decodes
+    without the turn their transform boxes give (AVIF)."""
+    from PIL import Image
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[:, :20] = (0, 0, 255)  # a red band on the left edge
+    picture = Image.fromarray(img[..., ::-1])
+    picture.save(tmp_path / f"flat{suffix}", quality=90)
+    out = load_photo(tmp_path / f"flat{suffix}")
+    assert out.shape == (100, 200, 3)
+    assert out[:, :15, 2].mean() > 200 and out[:, :15, :2].mean() < 50 and out[:, 30:].mean() < 20
+    if suffix == ".avif":  # Pillow writes the EXIF orientation as the file's rotation box
+        exif = picture.getexif()
+        exif[0x0112] = 6
+        picture.save(tmp_path / "turned.avif", exif=exif, quality=90)
+        turned = load_photo(tmp_path / "turned.avif")
+        assert turned.shape[:2] == (200, 100) and turned[:15, :, 2].mean() > 200 and turned[30:].mean() < 20
+    cut = tmp_path / f"cut{suffix}"
+    cut.write_bytes((tmp_path / f"flat{suffix}").read_bytes()[:300])
+    with pytest.raises(InputError, match="not an image that can be read"):
+        load_photo(cut)
+
+
 @pytest.mark.parametrize("content, message", [
     (b"", "is empty"),
     (b"hello, this is text", "not an image"),

@@ -292,6 +292,19 @@ def test_the_device_reads_the_near_pond_of_its_sample_table_from_above(recognize
     assert reading.concealed == "" and reading.win == ""
 
 
+def test_an_iphone_heic_photo_scores_as_its_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import Image
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    photo = tmp_path / "IMG_0001.HEIC"
+    Image.open(SAMPLE_PHOTOS / "01-added-kan.jpg").save(photo, quality=90)
+    assert main(["score-photo", str(photo), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
+    assert (out["read"]["hand"]["win"], out["read"]["dora_indicators"]) == ("0p", ["8m", "8m"])
+
+
 @pytest.mark.parametrize("turns", [1, 2, 3])
 def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:

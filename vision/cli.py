@@ -20,7 +20,7 @@ from vision.view import TableView
 def register(commands, bench) -> None:
     p = commands.add_parser("read", help="read the tiles on the table from a photo",
                             description="Find every tile in a photo, name it, and group hand, melds, dora and ponds.")
-    p.add_argument("photo", help="JPEG/PNG photo (EXIF rotation is applied)")
+    p.add_argument("photo", help="photo: JPEG, HEIC, PNG, WebP, AVIF, ... (turned upright as the phone shows it)")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema in README)")
     p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with every box and tile name drawn")
     p.add_argument("--models", help=argparse.SUPPRESS)
@@ -29,7 +29,7 @@ def register(commands, bench) -> None:
     s = commands.add_parser("score-photo", help="read a winning hand from a photo and score it",
                             description="Read the hand, melds, winning tile and dora indicators from a photo, then "
                             "score them. The photo cannot show how the hand was won: give the flags as for score.")
-    s.add_argument("photo")
+    s.add_argument("photo", help="photo: JPEG, HEIC, PNG, WebP, AVIF, ... (turned upright as the phone shows it)")
     from table.score_cli import FLAGS
 
     for flag in FLAGS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,16 +29,45 @@ def load_photo(path: str | Path) -> np.ndarray:
     data = p.read_bytes()
     if not data:
         raise InputError(f"{p} is empty, not a photo")
-    # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1)
-    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1), but not the transform boxes that turn a HEIF
+    # file (HEIC, AVIF: an ISO media file, "ftyp" at byte 4) upright
+    img = None if data[4:8] == b"ftyp" else cv2.imread(str(p), cv2.IMREAD_COLOR)
     if img is None:
-        raise InputError(f"{p} is not an image OpenCV can read (JPEG, PNG, WebP, TIFF, BMP)")
+        img = _pillow_photo(p)
+    if img is None:
+        raise InputError(f"{p} is not an image that can be read (JPEG, HEIC, PNG, WebP, AVIF, TIFF, BMP)")
     h, w = img.shape[:2]
-    if h * w > MAX_PIXELS:
-        raise InputError(f"{p} is {w}x{h} pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are refused")
+    _too_large(p, w, h)
     if min(h, w) < 32:
         raise InputError(f"{p} is only {w}x{h} pixels: too small to show tiles")
     return img
+
+
+def _too_large(p: Path, w: int, h: int) -> None:
+    if h * w > MAX_PIXELS:
+        raise InputError(f"{p} is {w}x{h} pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are refused")
+
+
+def _pillow_photo(p: Path) -> np.ndarray | None:
+    """HEIC (an iPhone's default) and AVIF, which OpenCV does not decode or does not turn, and whatever else
+    OpenCV cannot decode. pillow-heif applies a HEIC's transform boxes and sets its EXIF orientation to 1; Pillow
+    gives an AVIF's as its EXIF orientation, applied here as any other's. None when Pillow cannot read it."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(p) as im:
+                _too_large(p, *im.size)
+                rgb = ImageOps.exif_transpose(im).convert("RGB")
+    except Image.DecompressionBombError:
+        raise InputError(f"{p} has too many pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are "
+                         "refused") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return None
+    return np.ascontiguousarray(np.asarray(rgb)[..., ::-1])
 
 
 def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, float]] = ()) -> list[str]:
