@@ -215,27 +215,71 @@ def test_tiles_behind_a_standing_row_are_hidden_and_backs_of_other_hands_are_bac
     assert names["2s"] == 0 and names["back"] == 3  # the seat across shows its backs to the camera
 
 
+def _footprint(b) -> tuple[float, float, float, float]:
+    from vision.synth import TILE_H, TILE_W
+
+    along_x = abs(np.cos(b.up)) < 0.5  # the face's top points along y: the tile is TILE_W wide in x
+    w, h = (TILE_W, TILE_H) if along_x else (TILE_H, TILE_W)
+    return b.x - w / 2, b.y - h / 2, b.x + w / 2, b.y + h / 2
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
 @pytest.mark.parametrize("mix", [3, 5])
 def test_dead_wall_clear_of_the_ponds_from_round_five(mix: int) -> None:
     import random
 
-    from vision.synth import MIXES, TILE_H, TILE_W, build_layout
-
-    def footprint(b) -> tuple[float, float, float, float]:
-        along_x = abs(np.cos(b.up)) < 0.5  # the face's top points along y: the tile is TILE_W wide in x
-        w, h = (TILE_W, TILE_H) if along_x else (TILE_H, TILE_W)
-        return b.x - w / 2, b.y - h / 2, b.x + w / 2, b.y + h / 2
-
-    def overlap(a, b) -> bool:
-        return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+    from vision.synth import MIXES, build_layout
 
     clashes = 0
     for seed in range(40):
         blocks, _, _ = build_layout(random.Random(seed), "table", MIXES[mix])
-        wall = [footprint(b) for b in blocks if b.role in ("wall", "dora")]
-        ponds = [footprint(b) for b in blocks if b.role.startswith("pond")]
-        clashes += sum(overlap(w, p) for w in wall for p in ponds)
+        wall = [_footprint(b) for b in blocks if b.role in ("wall", "dora")]
+        ponds = [_footprint(b) for b in blocks if b.role.startswith("pond")]
+        clashes += sum(_overlap(w, p) for w in wall for p in ponds)
     assert (clashes == 0) == (mix == 5)
+
+
+def test_live_wall_runs_from_the_dead_wall_between_the_ponds_and_the_hands() -> None:
+    """Mix 9: the live wall left lies in stacks of two in front of each hand, as at a real table, and holds what the
+    deal and the discards have not taken; earlier mixes draw no live wall."""
+    import math
+    import random
+
+    from vision.synth import MIXES, TILE_T, build_layout
+
+    def seat(b) -> int:  # from the role where a tile may lie sideways to its owner
+        if b.role.startswith("pond"):
+            return int(b.role[4])
+        return 0 if b.role in ("hand", "win", "meld") else round((b.up - math.pi / 2) / (math.pi / 2)) % 4
+
+    def depth(b) -> float:  # distance from the table's centre towards the block's seat
+        return -(b.y if seat(b) == 0 else b.x if seat(b) == 3 else -b.y if seat(b) == 2 else -b.x)
+
+    shown = 0
+    for seed in range(30):
+        for mix in (8, 9):
+            blocks, truth, _ = build_layout(random.Random(seed), "table", MIXES[mix])
+            live = [b for b in blocks if b.role == "wall"][14 - len(truth.dora_indicators):]  # after the dead wall
+            if mix == 8 or not live:
+                assert not live
+                continue
+            shown += 1
+            discarded = sum(map(len, truth.ponds.values()))
+            assert len(live) <= 136 - 14 - 53 - discarded
+            assert 0 <= sum(b.z == 0 for b in live) - sum(b.z == TILE_T for b in live) <= 1  # stacks of two
+            wall = [_footprint(b) for b in blocks if b.role in ("wall", "dora")]
+            others = [b for b in blocks if b.role not in ("wall", "dora")]
+            assert not any(_overlap(w, _footprint(b)) for w in wall for b in others)
+            for b in others:  # ponds inside each seat's wall, hands and melds beyond it
+                line = [depth(w) for w in blocks if w.role in ("wall", "dora") and seat(w) == seat(b)]
+                if line and b.role in ("hand", "win", "meld", "hidden"):
+                    assert depth(b) > max(line)
+                elif line and b.role.startswith("pond"):
+                    assert depth(b) < min(line)
+    assert shown >= 18
 
 
 def test_round_six_holds_a_quarter_of_phones_at_a_slant() -> None:

@@ -117,6 +117,7 @@ class Mix:
     rolled: float = 0.0  # chance a hand-held camera is turned 10-45 degrees about its axis (a phone held at a slant)
     props: float = 0.0  # chance a scene has point sticks (riichi sticks by the ponds, honba, loose ones) and dice
     win_front: float = 0.0  # chance the winning tile lies flat in front of the hand (pushed towards its owner)
+    live_walls: float = 0.0  # chance a whole table shows the live wall left (stacks of two backs round the table)
 
 
 MIXES: dict[int, Mix] = {
@@ -139,6 +140,9 @@ MIXES[7] = replace(MIXES[6], props=0.6)
 # A held-out set for the layout (no round trains on it; the tiles look as in round 7): round 7 with the winning tile
 # often pushed in front of the hand, which the layout took for a discard until session 19.
 MIXES[8] = replace(MIXES[7], win_front=0.4)
+# A held-out set for the layout: round 8 with the live wall left on most whole tables, in front of each hand as at a
+# real table (the rendered tables had the dead wall alone; real photos' walls read as ponds and dora: MODEL_CARD.md).
+MIXES[9] = replace(MIXES[8], live_walls=0.8)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
@@ -330,6 +334,22 @@ def _dora(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[B
         x += TILE_W + rng.uniform(0.2, 1.0)
 
 
+def _live_wall(rng: random.Random, blocks: list[Block], seat: int, lx: float, ly: float, tiles: int) -> None:
+    """The live wall left: `tiles` face down in stacks of two, ending at the dead wall that starts at `lx` on
+    `seat`'s wall line `ly` (the last tile drawn lies next to it) and going back round the table to the seats
+    before, each seat's wall 17 stacks long; the stack drawn from next holds one tile when their number is odd."""
+    stacks, x = (tiles + 1) // 2, lx
+    for k in range(stacks):
+        x -= TILE_W + rng.uniform(0.2, 1.0)
+        if x < -8.5 * TILE_W:  # round the corner to the previous seat's wall
+            seat, x = (seat - 1) % 4, 8.5 * TILE_W - TILE_W - rng.uniform(0, 8)
+        single = k == stacks - 1 and tiles % 2
+        _place(blocks, BACK, x + TILE_W / 2, ly + TILE_H / 2, seat, face_up=False, labelled=bool(single),
+               role="wall")
+        if not single:
+            _place(blocks, BACK, x + TILE_W / 2, ly + TILE_H / 2, seat, face_up=False, z=TILE_T, role="wall")
+
+
 def _pond(rng: random.Random, pool: list[str], truth: SceneTruth, blocks: list[Block], seat: int,
           centre: float, mix: Mix = MIXES[1], most: int = 19) -> None:
     n = rng.randint(0, most)
@@ -368,6 +388,12 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1], standing: b
     blocks: list[Block] = []
     centre = rng.uniform(2.6, 3.4) * TILE_W
     y_hand = -(centre + 3 * TILE_H + rng.uniform(25, 70)) - TILE_H
+    # where the wall's near edge may lie: beyond a full four-row pond (shifted by its jitter) and the wall's own depth
+    ponds_reach = 4 * (TILE_H + 0.8) + mix.pond_jitter + TILE_H if mix.wall_clear else 3 * TILE_H
+    live = kind != "closeup" and mix.live_walls > 0 and rng.random() < mix.live_walls
+    if live:  # every hand lies beyond its wall, as at a real table: the wall line first
+        y_wall = -(centre + ponds_reach + rng.uniform(15, 30))
+        y_hand = y_wall - rng.uniform(22, 45) - TILE_H
     _winner_area(rng, pool, truth, blocks, y_hand, 0, mix, standing)
     if kind == "closeup":
         if mix.closeup_pond and rng.random() < mix.closeup_pond:
@@ -387,10 +413,13 @@ def build_layout(rng: random.Random, kind: str, mix: Mix = MIXES[1], standing: b
     for seat in range(4):
         _pond(rng, pool, truth, blocks, seat, centre, mix)
     wall_seat = rng.randrange(1, 4)
-    # where the wall's near edge may lie: beyond a full four-row pond (shifted by its jitter) and the wall's own depth
-    ponds_reach = 4 * (TILE_H + 0.8) + mix.pond_jitter + TILE_H if mix.wall_clear else 3 * TILE_H
-    _dora(rng, pool, truth, blocks, -rng.uniform(-1, 4) * TILE_W, -(centre + ponds_reach + rng.uniform(15, 30)),
-          wall_seat, as_wall=True)
+    lx = -rng.uniform(-1, 4) * TILE_W
+    if not live:
+        y_wall = -(centre + ponds_reach + rng.uniform(15, 30))
+    _dora(rng, pool, truth, blocks, lx, y_wall, wall_seat, as_wall=True)
+    if live:  # what the deal (13 each and the dealer's 14th) and every discard drawn have not taken, or a few less
+        drawn = 53 + sum(map(len, truth.ponds.values())) + len(truth.melds) + rng.randint(0, 4)
+        _live_wall(rng, blocks, wall_seat, lx, y_wall, max(0, 136 - 14 - drawn))
     for seat in (1, 2, 3):
         if seat != wall_seat and (standing or rng.random() < 0.35):
             _hidden_hand(rng, pool, blocks, seat, y_hand + rng.uniform(-10, 10), standing)
