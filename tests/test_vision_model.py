@@ -19,7 +19,7 @@ import pytest
 from device.cli import main
 from device.config import SAMPLE_PHOTOS
 from vision.art import DEFAULT_ART, SHARED
-from vision.bench import HAND_PARTS, _ours, closeup_shares, real_subset, seen_parts, truth_parts
+from vision.bench import HAND_PARTS, _ours, closeup_shares, real_subset, seen_parts, shrunk_in_frame, truth_parts
 from vision.recognizer import MODELS, Recognizer, read_view, unturn_box
 from vision.synth import make_scene
 
@@ -290,6 +290,25 @@ def test_the_device_reads_the_near_pond_of_its_sample_table_from_above(recognize
     reading = VisionReader(recognizer).read((SAMPLE_PHOTOS / "04-table-from-above.jpg").read_bytes())
     assert reading.ponds["near"] == "3z4m13p45z1s4z7m2p1z5s9m"  # 3z 4m 1p 3p 4z 5z / 1s 4z 7m 2p 1z 5s / 9m
     assert reading.concealed == "" and reading.win == ""
+
+
+def test_a_hand_small_in_the_frame_is_read_again_cut_out(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone held high: the hand fills a third of the photo, and the detector, which sees the whole photo at 640
+    pixels, misses its tilted winning tile and its added kan. The part around the tiles found is read again."""
+    import vision.recognizer
+
+    photo = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    h, w = photo.shape[:2]
+    cv2.imwrite(str(tmp_path / "far.png"), shrunk_in_frame(photo, 1 / 3)[0])
+    assert main(["score-photo", str(tmp_path / "far.png"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
+    reds = [t["box"] for t in out["read"]["tiles"] if t["tile"] == "0p"]
+    assert len(reds) == 1 and w // 3 < reds[0][0] < reds[0][2] < 2 * w // 3  # boxes in the photo as it is
+    monkeypatch.setattr(vision.recognizer, "ZOOM", 1e9)  # not cut out
+    main(["score-photo", str(tmp_path / "far.png"), "--json"])
+    assert '"total": 24000' not in capsys.readouterr().out
 
 
 def test_an_iphone_heic_photo_scores_as_its_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -328,6 +328,21 @@ def _die(size: int, face: int, rng: random.Random) -> tuple[np.ndarray, np.ndarr
     return img, np.full((size, size), 255, np.uint8)
 
 
+def shrunk_in_frame(img: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo's picture shrunk to `share` of the frame, in its middle, on a plain cloth of its edges' colour (the
+    camera higher, or a wider lens: the tiles fill a small part of the photo); and the 3x3 map from the photo's
+    pixels to it."""
+    h, w = img.shape[:2]
+    small = cv2.resize(img, None, fx=share, fy=share, interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    top, left = (h - sh) // 2, (w - sw) // 2
+    edges = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    out = np.clip(np.median(edges, axis=0) + np.random.default_rng(0).normal(0, 6, img.shape), 0, 255)
+    out = out.astype(np.uint8)
+    out[top:top + sh, left:left + sw] = small
+    return out, np.array([[sw / w, 0, left], [0, sh / h, top], [0, 0, 1]])
+
+
 def lay_point_sticks(photo: np.ndarray, boxes: list[tuple[float, float, float, float]], n: int, rng: random.Random,
                      dice: int = 0, gap: float = 0.3) -> tuple[np.ndarray, list[np.ndarray]]:
     """The photo with `n` point sticks (1000, 100, 10000, 5000 points in turn) and `dice` dice drawn to the scale of

@@ -6,8 +6,9 @@ full-resolution photo (so red fives and small pips stay readable), turned uprigh
 
 A photo whose picture lies on its side or upside down (a camera held turned, no EXIF orientation) is first turned
 by the quarter turn the detector is surest of (`Recognizer.detect`); one whose tiles' faces carry a colour cast is
-read again white-balanced to them, and one whose rows run askew (a phone held at a slant) again turned square to
-them (`Recognizer.read`). Every box and orientation is still given in the photo's own frame.
+read again white-balanced to them, one whose rows run askew (a phone held at a slant) again turned square to
+them, and one whose tiles fill a small part of it again cut to them (`Recognizer.read`). Every box and orientation
+is still given in the photo's own frame.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ RECUT_MARGINS = (0.0, 0.12)  # box margins of those second cuts (training jitter
 ALTERNATIVES = 3  # other faces kept per tile, with odds of at least ALTERNATIVE_ODDS against the face read
 ALTERNATIVE_ODDS = 0.02
 MAX_SIDE = 4096  # pixels: a longer photo (24 or 50 MP, a Pi Camera Module 3 still) is read shrunk to it; 12 MP is not
+ZOOM = 1.5  # a photo whose tiles, with CUT_PAD around them, would show this much larger cut out is read again so
+CUT_PAD = 0.15  # of the tiles' extent, plus a tile, kept around them in that cut
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,7 @@ class TileReading:
     turns: int = 0  # quarter turns (as `np.rot90`) the frame was read at: 0 unless it lay on its side or upside down
     angle: float = 0.0
     to_photo: np.ndarray | None = None  # 2x3 map from the frame's pixels to the photo's; None: the photo's own
+    score: float = 0.0  # the detector's mean score over the frame: how sure it is of the picture as a whole
 
     def in_photo(self, tiles: list[SeenTile], width: int, height: int) -> list[SeenTile]:
         """`tiles` of this frame with their boxes in the photo (`width` x `height`): upright boxes around the turned
@@ -249,6 +253,23 @@ def _squared(img: np.ndarray, angle: float, tiles: list[SeenTile]) -> tuple[np.n
     m[:, 2] -= (x1 - pad, y1 - pad)
     size = (math.ceil(x2 - x1 + 2 * pad), math.ceil(y2 - y1 + 2 * pad))
     return cv2.warpAffine(img, m, size, borderValue=(114, 114, 114)), m
+
+
+def _cut_to_tiles(tiles: list[SeenTile], width: int, height: int) -> tuple[int, int, int, int] | None:
+    """The part of the photo around `tiles` (CUT_PAD of their extent and a tile's length each side) when the
+    detector would see it ZOOM times larger than the whole photo; else None."""
+    if not tiles:
+        return None
+    boxes = np.array([t.box for t in tiles])
+    x1, y1 = boxes[:, :2].min(axis=0)
+    x2, y2 = boxes[:, 2:].max(axis=0)
+    pad = CUT_PAD * max(x2 - x1, y2 - y1) + float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0],
+                                                                      boxes[:, 3] - boxes[:, 1])))
+    cut = (max(0, int(x1 - pad)), max(0, int(y1 - pad)), min(width, math.ceil(x2 + pad)),
+           min(height, math.ceil(y2 + pad)))
+    if max(width, height) < ZOOM * max(cut[2] - cut[0], cut[3] - cut[1]):
+        return None
+    return cut
 
 
 def _share_inside(box: tuple[float, float, float, float], turn: np.ndarray, width: int, height: int) -> float:
@@ -421,9 +442,26 @@ class Recognizer:
         either way), not a picture turned about the lens (real photos turned 30 and 45 degrees: recall 0.84 and 0.72
         as they are, 0.99 turned square; models/MODEL_CARD.md).
 
-        A photo longer than MAX_SIDE is read shrunk to it: its tiles are then still far larger than the crops the
-        classifier takes, and every step after decoding costs by the pixel (read whole, a 50-MP photo took 1.8 s
-        against 1.0 s at 12 MP)."""
+        The detector sees the whole photo at 640 pixels, so tiles that fill a small part of it (a phone held high, a
+        wide lens) are a few pixels wide there, and it misses many. When the tiles found, with a margin, would show
+        ZOOM times larger cut out, the cut is read again, its turn chosen afresh (tiles that small mislead the turn
+        check), and kept if the detector is surer of it (real photos shrunk to a third of their frame:
+        models/MODEL_CARD.md)."""
+        reading = self._read_sized(img)
+        cut = _cut_to_tiles(reading.in_photo(reading.tiles, img.shape[1], img.shape[0]), img.shape[1], img.shape[0])
+        if cut is None:
+            return reading
+        x1, y1, x2, y2 = cut
+        again = self._read_sized(img[y1:y2, x1:x2])
+        if again.score <= reading.score:
+            return reading
+        to_cut = np.eye(3)[:2] if again.to_photo is None else again.to_photo
+        return dataclasses.replace(again, to_photo=to_cut + np.array([[0, 0, x1], [0, 0, y1]]))
+
+    def _read_sized(self, img: np.ndarray) -> TileReading:
+        """`_read`, of the photo shrunk to MAX_SIDE when it is longer: its tiles are then still far larger than the
+        crops the classifier takes, and every step after decoding costs by the pixel (read whole, a 50-MP photo took
+        1.8 s against 1.0 s at 12 MP)."""
         scale = MAX_SIDE / max(img.shape[:2])
         if scale >= 1:
             return self._read(img)
@@ -447,8 +485,9 @@ class Recognizer:
             if again_score > score + SQUARE_MARGIN:
                 to_photo = cv2.invertAffineTransform(to_squared)
                 inside = [t for t in self._tiles(squared, again) if _share_inside(t.box, to_photo, w, h) >= IN_PHOTO]
-                return TileReading(inside, squared.shape[1], squared.shape[0], again[0].turns, angle, to_photo)
-        return TileReading(tiles, w, h, dets[0].turns if dets else 0)
+                return TileReading(inside, squared.shape[1], squared.shape[0], again[0].turns, angle, to_photo,
+                                   again_score)
+        return TileReading(tiles, w, h, dets[0].turns if dets else 0, score=score)
 
     def _tiles(self, img: np.ndarray, dets: list[Detection]) -> list[SeenTile]:
         labels = self.classify(img, dets)

@@ -4,7 +4,8 @@
 
 Each shift changes every photo the same way a different phone or lamp would (white balance, exposure, focus, a
 shaken hand, JPEG quality, sensor noise, colour, a phone's sharpening and tone mapping, a cheap lens, resolution) or
-a camera held elsewhere would (lower, more overhead, to one side, turned about its axis); the photo is read as
+a camera held elsewhere would (lower, more overhead, to one side, turned about its axis, higher: the tiles small in
+the frame); the photo is read as
 `jantaku read` reads it and scored as `jantaku bench vision` scores real photos (boxes taken back to the labelled
 photo's pixels). The recognizer never saw these photos changed: the figures say how far its reading carries to
 cameras it was not shown, nothing more (the seven photos hold 92 labelled tiles; one tile is about 1 %). `--turned`
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from table.errors import InputError  # noqa: E402
 from vision.art import SHARED  # noqa: E402
-from vision.bench import _ours, real  # noqa: E402
+from vision.bench import _ours, real, shrunk_in_frame  # noqa: E402
 from vision.photo import OVER_EXPOSED_NOTE, load_photo  # noqa: E402
 from vision.recognizer import Recognizer, read_view  # noqa: E402
 
@@ -123,6 +124,10 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray | tuple[np.ndarra
     "roll15": ("the phone held 15 degrees askew", _roll(15)),
     "roll30": ("the phone held 30 degrees askew", _roll(30)),
     "roll45": ("the phone held 45 degrees askew", _roll(45)),
+    "far45": ("the camera higher or a wider lens: the picture shrunk to 45 % of the frame",
+              lambda i: shrunk_in_frame(i, 0.45)),
+    "far33": ("the camera higher still: the picture shrunk to a third of the frame",
+              lambda i: shrunk_in_frame(i, 1 / 3)),
     "small": ("a 0.35x photo (a low-resolution camera)",
               lambda i: cv2.resize(i, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)),
     "tiny": ("a 0.15x photo (a thumbnail: 192 to 614 px wide here)",
