@@ -17,8 +17,8 @@ from device.config import CameraConfig
 from table.errors import InputError
 
 log = logging.getLogger("jantaku.camera")
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif", ".avif")
 KEPT_AS_JPEG = (".heic", ".heif", ".avif")  # a phone's formats that a browser may not show or OpenCV not decode
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", *KEPT_AS_JPEG)
 
 
 class CameraError(InputError):

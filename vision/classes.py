@@ -26,6 +26,12 @@ TILE_NAMES: tuple[str, ...] = FACES + (BACK,)
 DET_CLASSES: tuple[str, ...] = ("face_v", "face_h", "back_v", "back_h")
 
 
+def plain_face(name: str) -> str:
+    """A red five's face as the plain five it counts as (a kind of tile: four copies in a set); any other name as
+    it is."""
+    return "5" + name[1] if name[0] == "0" else name
+
+
 def det_class(face_up: bool, orientation: int) -> int:
     """Detector class of a tile whose face top points `orientation` degrees clockwise from image-up."""
     horizontal = orientation % 180 == 90

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import replace
 
 from table.errors import InputError
+from vision.classes import plain_face
 from vision.view import TableView
 
 
@@ -82,7 +83,7 @@ def view_faults(view: TableView) -> list[str]:
     if not view.tiles:
         return ["no tiles found in the photo (is the table in the picture, and lit?)"]
     faults = []
-    counts = Counter("5" + t.tile[1] if t.tile[0] == "0" else t.tile for t in view.tiles if t.tile != "back")
+    counts = Counter(plain_face(t.tile) for t in view.tiles if t.tile != "back")
     for tile, n in sorted(counts.items()):
         if n > 4:
             faults.append(f"{n} copies of {tile} seen; a set has only 4")

@@ -62,6 +62,7 @@ from table.errors import InputError
 from table.hand import Meld
 from table.tiles import parse_tile
 from table.waits import waits
+from vision.classes import plain_face
 from vision.view import SEAT_NAMES, Pond, SeenHand, SeenMeld, SeenTile, TableView, box_iou
 
 NEARER = 0.1  # how much a row neighbour's distance along the row counts against its offset across it
@@ -337,13 +338,8 @@ def _across(tiles: list[_T], axis: str) -> set[int]:
     return out
 
 
-def _plain(name: str) -> str:
-    """A red five's face as the plain five it counts as in a meld; any other name as it is."""
-    return "5" + name[1] if name[0] == "0" else name
-
-
 def meld_kind(names: list[str]) -> str:
-    kinds = [_plain(n) for n in names]
+    kinds = [plain_face(n) for n in names]
     if "back" in kinds:
         return "unknown"
     if len(set(kinds)) == 1:
@@ -361,7 +357,7 @@ def closed_kan_tiles(a: str, b: str) -> tuple[str, ...]:
     The backs hide two more copies of the same tile, named plain: a set holds one red five per suit at most, and a
     red five behind a back cannot be seen, so plain is the only reading the photo supports (the scorer would
     otherwise count a shown red five twice). Tiles that make no kan keep their backs, so the hand is refused."""
-    plain = [_plain(a), _plain(b)]
+    plain = [plain_face(a), plain_face(b)]
     if plain[0] != plain[1]:
         return ("back", a, b, "back")
     return (plain[0], a, b, plain[0])
@@ -464,7 +460,7 @@ def _closed_kan(tiles: list[_T], k: int, across: set[int]) -> tuple[int, list[st
     if len(win) < 3 or any(x.i in across for x in win[:3]):
         return 0, [], ""
     names = [x.name for x in win]
-    kinds = [_plain(n) for n in names]
+    kinds = [plain_face(n) for n in names]
     if len(win) == 4 and win[3].i not in across:
         if kinds[0] == kinds[3] == "back":
             differ = meld_kind(names[1:3] * 2) != "kan"

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.art import FaceSet, load_face_sets
-from vision.classes import BACK, det_class
+from vision.classes import BACK, det_class, plain_face
 
 TILE_W, TILE_H, TILE_T = 26.0, 35.0, 19.0  # mm: width along a row, length, thickness
 
@@ -167,13 +167,9 @@ def _wall(rng: random.Random, red_fives: bool) -> list[str]:
     return tiles
 
 
-def _kind(t: str) -> str:
-    return "5" + t[1] if t[0] == "0" else t
-
-
 def _take(pool: list[str], kind: str) -> str | None:
     for i, t in enumerate(pool):
-        if _kind(t) == kind:
+        if plain_face(t) == kind:
             return pool.pop(i)
     return None
 
@@ -201,7 +197,7 @@ def _winning_groups(rng: random.Random, pool: list[str], five_bias: float = 0.0
         if five_bias and rng.random() < five_bias:
             reds = [x for x in pool if x[0] == "0"]
             t = rng.choice(reds) if reds else t
-        k = _kind(t)
+        k = plain_face(t)
         if k[1] != "z" and rng.random() < 0.6:
             start = min(int(k[0]), 7) if rng.random() < 0.5 else max(1, int(k[0]) - 2)
             start = min(start, 7)
@@ -219,7 +215,7 @@ def _winning_groups(rng: random.Random, pool: list[str], five_bias: float = 0.0
         else:
             pool.extend(taken)
     while True:
-        k = _kind(rng.choice(pool))
+        k = plain_face(rng.choice(pool))
         a = _take(pool, k)
         b = _take(pool, k)
         if a and b:
@@ -278,8 +274,8 @@ def _winner_area(rng: random.Random, pool: list[str], truth: SceneTruth, blocks:
     called, closed = groups[:n_called], groups[n_called:]
     melds: list[MeldTruth] = []
     for g in called:
-        k = _kind(g[0])
-        is_set = all(_kind(t) == k for t in g)
+        k = plain_face(g[0])
+        is_set = all(plain_face(t) == k for t in g)
         fourth = _take(pool, k) if is_set and rng.random() < 0.3 else None
         if fourth:
             kind = rng.choice(("kan", "added-kan", "closed-kan"))
