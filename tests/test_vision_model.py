@@ -311,6 +311,37 @@ def test_a_hand_small_in_the_frame_is_read_again_cut_out(tmp_path: Path, capsys:
     assert '"total": 24000' not in capsys.readouterr().out
 
 
+@pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
+def test_tiles_too_small_to_find_in_the_whole_photo_are_searched_for_in_windows(
+        recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lx03 (a hand) and lx06 (a 12-MP photo of a pond) shrunk to a quarter of the frame: the detector, seeing the
+    whole photo at 640 pixels, finds no tile at all, so there is nothing to cut round. Searched in four windows,
+    each seen 1.7 times larger, the tiles are found, and the part round them read."""
+    import vision.recognizer
+
+    def read() -> dict:
+        return real_subset(PHOTOS, ("lx03", "lx06"), _ours(recognizer, change=lambda img: shrunk_in_frame(img, 0.25)))
+
+    found = read()
+    assert found["recall"] >= REAL_RECALL_FLOOR and found["precision"] >= REAL_RECALL_FLOOR
+    monkeypatch.setattr(vision.recognizer, "SPARSE", 0)  # never searched
+    assert read()["recall"] < 0.5
+
+
+def test_search_windows_cover_the_photo_and_overlap() -> None:
+    from vision.recognizer import OVERLAP, WINDOWS, _windows
+
+    windows = _windows(4000, 3000)
+    assert len(windows) == WINDOWS * WINDOWS
+    covered = np.zeros((3000, 4000), bool)
+    for x1, y1, x2, y2 in windows:
+        covered[y1:y2, x1:x2] = True
+        assert 0 <= x1 < x2 <= 4000 and 0 <= y1 < y2 <= 3000
+    assert covered.all()
+    (ax1, _, ax2, _), (bx1, _, bx2, _) = windows[:2]  # side by side
+    assert abs((ax2 - bx1) - OVERLAP * (ax2 - ax1)) <= 1 and bx2 - bx1 == ax2 - ax1
+
+
 def test_an_iphone_heic_photo_scores_as_its_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from PIL import Image
     from pillow_heif import register_heif_opener

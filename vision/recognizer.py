@@ -57,6 +57,9 @@ ALTERNATIVE_ODDS = 0.02
 MAX_SIDE = 4096  # pixels: a longer photo (24 or 50 MP, a Pi Camera Module 3 still) is read shrunk to it; 12 MP is not
 ZOOM = 1.5  # a photo whose tiles, with CUT_PAD around them, would show this much larger cut out is read again so
 CUT_PAD = 0.15  # of the tiles' extent, plus a tile, kept around them in that cut
+SPARSE = 14  # a first reading with fewer tiles than a hand has is searched again for tiles, in overlapping windows:
+WINDOWS = 2  # this many a side, overlapping by OVERLAP of their size (the detector sees each 1.7 times larger)
+OVERLAP = 0.2
 
 
 @dataclass(frozen=True)
@@ -255,21 +258,29 @@ def _squared(img: np.ndarray, angle: float, tiles: list[SeenTile]) -> tuple[np.n
     return cv2.warpAffine(img, m, size, borderValue=(114, 114, 114)), m
 
 
-def _cut_to_tiles(tiles: list[SeenTile], width: int, height: int) -> tuple[int, int, int, int] | None:
-    """The part of the photo around `tiles` (CUT_PAD of their extent and a tile's length each side) when the
-    detector would see it ZOOM times larger than the whole photo; else None."""
-    if not tiles:
+def _cut_to_tiles(boxes: list[tuple[float, float, float, float]], width: int, height: int
+                  ) -> tuple[int, int, int, int] | None:
+    """The part of the photo around the tiles' `boxes` (CUT_PAD of their extent and a tile's length each side) when
+    the detector would see it ZOOM times larger than the whole photo; else None."""
+    if not boxes:
         return None
-    boxes = np.array([t.box for t in tiles])
-    x1, y1 = boxes[:, :2].min(axis=0)
-    x2, y2 = boxes[:, 2:].max(axis=0)
-    pad = CUT_PAD * max(x2 - x1, y2 - y1) + float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0],
-                                                                      boxes[:, 3] - boxes[:, 1])))
+    b = np.array(boxes)
+    x1, y1 = b[:, :2].min(axis=0)
+    x2, y2 = b[:, 2:].max(axis=0)
+    pad = CUT_PAD * max(x2 - x1, y2 - y1) + float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
     cut = (max(0, int(x1 - pad)), max(0, int(y1 - pad)), min(width, math.ceil(x2 + pad)),
            min(height, math.ceil(y2 + pad)))
     if max(width, height) < ZOOM * max(cut[2] - cut[0], cut[3] - cut[1]):
         return None
     return cut
+
+
+def _windows(width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """WINDOWS x WINDOWS parts of the photo, neighbours overlapping by OVERLAP of their size (a tile cut by one
+    window's edge lies whole in the next)."""
+    w, h = (side / (WINDOWS - (WINDOWS - 1) * OVERLAP) for side in (width, height))
+    return [(round(j * w * (1 - OVERLAP)), round(i * h * (1 - OVERLAP)), round(j * w * (1 - OVERLAP) + w),
+             round(i * h * (1 - OVERLAP) + h)) for i in range(WINDOWS) for j in range(WINDOWS)]
 
 
 def _share_inside(box: tuple[float, float, float, float], turn: np.ndarray, width: int, height: int) -> float:
@@ -446,9 +457,14 @@ class Recognizer:
         wide lens) are a few pixels wide there, and it misses many. When the tiles found, with a margin, would show
         ZOOM times larger cut out, the cut is read again, its turn chosen afresh (tiles that small mislead the turn
         check), and kept if the detector is surer of it (real photos shrunk to a third of their frame:
-        models/MODEL_CARD.md)."""
+        models/MODEL_CARD.md). When it finds fewer tiles than a hand has (tiles a few pixels wide, or none), where
+        they lie is searched for in overlapping windows of the photo first (`_search`)."""
         reading = self._read_sized(img)
-        cut = _cut_to_tiles(reading.in_photo(reading.tiles, img.shape[1], img.shape[0]), img.shape[1], img.shape[0])
+        h, w = img.shape[:2]
+        boxes = [t.box for t in reading.in_photo(reading.tiles, w, h)]
+        if len(boxes) < SPARSE:
+            boxes += self._search(img)
+        cut = _cut_to_tiles(boxes, w, h)
         if cut is None:
             return reading
         x1, y1, x2, y2 = cut
@@ -457,6 +473,15 @@ class Recognizer:
             return reading
         to_cut = np.eye(3)[:2] if again.to_photo is None else again.to_photo
         return dataclasses.replace(again, to_photo=to_cut + np.array([[0, 0, x1], [0, 0, y1]]))
+
+    def _search(self, img: np.ndarray) -> list[tuple[float, float, float, float]]:
+        """Boxes of the tiles the detector locates in each of `_windows` of the photo, as it is (the turn does not
+        matter to where tiles lie, and checking it would cost four runs a window)."""
+        boxes = []
+        for x1, y1, x2, y2 in _windows(img.shape[1], img.shape[0]):
+            dets, _ = self.detect(img[y1:y2, x1:x2])
+            boxes += [(bx1 + x1, by1 + y1, bx2 + x1, by2 + y1) for bx1, by1, bx2, by2 in (d.box for d in dets)]
+        return boxes
 
     def _read_sized(self, img: np.ndarray) -> TileReading:
         """`_read`, of the photo shrunk to MAX_SIDE when it is longer: its tiles are then still far larger than the

@@ -128,6 +128,8 @@ SHIFTS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray | tuple[np.ndarra
               lambda i: shrunk_in_frame(i, 0.45)),
     "far33": ("the camera higher still: the picture shrunk to a third of the frame",
               lambda i: shrunk_in_frame(i, 1 / 3)),
+    "far25": ("the camera higher again: the picture shrunk to a quarter of the frame",
+              lambda i: shrunk_in_frame(i, 0.25)),
     "small": ("a 0.35x photo (a low-resolution camera)",
               lambda i: cv2.resize(i, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)),
     "tiny": ("a 0.15x photo (a thumbnail: 192 to 614 px wide here)",
