@@ -119,3 +119,34 @@ def test_hands_are_also_counted_after_the_second_reading(monkeypatch: pytest.Mon
     assert right["exact_hands"] == right["exact_hands_second_reading"] == r["exact_hands_second_reading"]
     assert sum(int(v.split("/")[0]) for v in right["exact_hands"].values()) == 3
     assert all(v.startswith("0/") for v in r["exact_hands"].values())
+
+
+@pytest.mark.skipif(not (DEFAULT_ART / "Regular" / "Man1.png").exists(),
+                    reason=f"FluffyStuff tile art not found at {DEFAULT_ART} (set JANTAKU_TILE_ART)")
+def test_a_scene_shrunk_in_the_frame_takes_its_labels_and_props_along() -> None:
+    """`bench vision --share`: the picture shrunk to half the frame, in its middle; each tile's box still holds
+    that tile (its colour as before), and so does each stick's or die's outline."""
+    scene = make_scene(20, size=(800, 600), mix=7, fonts=False)  # a whole table with sticks and dice
+    far = bench.far_scene(scene, 0.5)
+    assert far.image.shape == scene.image.shape and len(far.labels) == len(scene.labels) > 0
+    assert len(far.props) == len(scene.props) > 0
+
+    def mean(img, box):
+        x1, y1, x2, y2 = (round(v) for v in box)
+        return img[y1:y2, x1:x2].reshape(-1, 3).mean(0)
+
+    for a, b in zip(scene.labels, far.labels, strict=True):
+        assert b.box == pytest.approx((200 + a.box[0] / 2, 150 + a.box[1] / 2, 200 + a.box[2] / 2,
+                                       150 + a.box[3] / 2), abs=0.01)
+        assert mean(far.image, b.box) == pytest.approx(mean(scene.image, a.box), abs=12)
+    for a, b in zip(scene.props, far.props, strict=True):
+        assert b.reshape(-1, 2) == pytest.approx(a.reshape(-1, 2) / 2 + (200, 150), abs=1)
+
+
+def test_bench_vision_refuses_a_share_of_the_frame_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    from device.cli import main
+
+    for bad in ("0", "1.5", "half"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["bench", "vision", "--share", bad])
+        assert exit_.value.code == 2 and "is no share of the frame from 0.1 to 1" in capsys.readouterr().err

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -125,7 +126,27 @@ def scene_fonts() -> list[str]:
                   | {os.path.basename(p) for p, _ in find_cjk_fonts()})
 
 
-def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1) -> dict:
+FAR_SIZE = (4000, 3000)  # 12 MP: scenes shrunk in the frame are rendered this large first
+
+
+def far_scene(scene: Scene, share: float) -> Scene:
+    """The scene with its picture shrunk to `share` of the frame (`shrunk_in_frame`: the camera higher, a wider
+    lens), its labels and props taken along."""
+    img, m = shrunk_in_frame(scene.image, share)
+    scale, shift = np.array([m[0, 0], m[1, 1]]), m[:2, 2]
+
+    def box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = np.array(b[:2]) * scale + shift, np.array(b[2:]) * scale + shift
+        return float(x1), float(y1), float(x2), float(y2)
+
+    return dataclasses.replace(scene, image=img, labels=[dataclasses.replace(lb, box=box(lb.box))
+                                                         for lb in scene.labels],
+                               props=[(o * scale + shift).astype(o.dtype) for o in scene.props])
+
+
+def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1, share: float = 1.0) -> dict:
+    """Held-out rendered scenes read and scored; with `share` under 1, each rendered at 12 MP (FAR_SIZE) and shrunk
+    to that share of the frame."""
     found = correct = n_labels = n_tiles = 0
     red = red_ok = side = side_ok = 0
     rows = rows_ok = clipped = clipped_ok = ponds = ponds_ok = props = on_props = 0
@@ -134,7 +155,9 @@ def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int 
     hands_clipped: Counter = Counter()
     hands_second: Counter = Counter()  # exact with score-photo's second reading of a hand that does not win
     for k in progress(range(n), n, "synthetic scenes", enabled=not quiet):
-        scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix)
+        scene = make_scene(seed * 1_000_003 + 700_000 + k, mix=mix, **({"size": FAR_SIZE} if share < 1 else {}))
+        if share < 1:
+            scene = far_scene(scene, share)
         view = read_view(rec, scene.image)
         tiles = list(view.tiles)
         props += len(scene.props)
@@ -494,8 +517,11 @@ def run(args) -> dict:
     report: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
                     "models": str(rec.folder)}
     if args.synthetic:
-        report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet, getattr(args, "mix", 1))
+        share = getattr(args, "share", 1.0)
+        report["synthetic"] = synthetic(rec, args.synthetic, args.seed, quiet, getattr(args, "mix", 1), share)
         report["synthetic"]["mix"] = getattr(args, "mix", 1)
+        if share < 1:
+            report["synthetic"]["share_of_frame"] = share
     labels = Path(args.photos) if getattr(args, "photos", None) else SHARED / "photos" / "labels.json"
     if not labels.exists():
         report["real"] = {"note": f"{labels} not found"}

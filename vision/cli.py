@@ -61,6 +61,9 @@ def register(commands, bench) -> None:
                    "6 = 5 with a quarter of phones held at a slant, 7 = 6 with point sticks and dice on the table "
                    "(the same scenes and labels as 6), 8 = 7 with the winning tile often pushed in front of the "
                    "hand, 9 = 8 with the live wall left on most whole tables, 10 = 7 with it on half (round 10)")
+    b.add_argument("--share", type=_share, default=1.0,
+                   help="render the held-out scenes at 12 MP and shrink each picture to this share of the frame "
+                   "(0.1-1; the camera higher or a wider lens: tiles a few pixels wide to the detector)")
     b.add_argument("--photos", default=None,
                    help="labels.json of real photos (default: shared/photos beside the clone)")
     b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo (0: no timing)")
@@ -68,6 +71,17 @@ def register(commands, bench) -> None:
     b.add_argument("--json", action="store_true")
     b.add_argument("--models", help=argparse.SUPPRESS)
     b.set_defaults(func=run_bench)
+
+
+def _share(text: str) -> float:
+    """`bench vision --share`: a share of the frame the bench can shrink a 12-MP scene to."""
+    try:
+        share = float(text)
+    except ValueError:
+        share = 0.0
+    if not 0.1 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is no share of the frame from 0.1 to 1")
+    return share
 
 
 def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]:
