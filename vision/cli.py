@@ -63,7 +63,8 @@ def register(commands, bench) -> None:
                    "hand, 9 = 8 with the live wall left on most whole tables, 10 = 7 with it on half (round 10)")
     b.add_argument("--share", type=_share, default=1.0,
                    help="render the held-out scenes at 12 MP and shrink each picture to this share of the frame "
-                   "(0.1-1; the camera higher or a wider lens: tiles a few pixels wide to the detector)")
+                   "(0.1 to under 1; the camera higher or a wider lens: tiles a few pixels wide to the detector); "
+                   "1, the default, renders them as usual")
     b.add_argument("--photos", default=None,
                    help="labels.json of real photos (default: shared/photos beside the clone)")
     b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo (0: no timing)")
