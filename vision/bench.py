@@ -133,15 +133,9 @@ def far_scene(scene: Scene, share: float) -> Scene:
     """The scene with its picture shrunk to `share` of the frame (`shrunk_in_frame`: the camera higher, a wider
     lens), its labels and props taken along."""
     img, m = shrunk_in_frame(scene.image, share)
-    scale, shift = np.array([m[0, 0], m[1, 1]]), m[:2, 2]
-
-    def box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        (x1, y1), (x2, y2) = np.array(b[:2]) * scale + shift, np.array(b[2:]) * scale + shift
-        return float(x1), float(y1), float(x2), float(y2)
-
-    return dataclasses.replace(scene, image=img, labels=[dataclasses.replace(lb, box=box(lb.box))
-                                                         for lb in scene.labels],
-                               props=[(o * scale + shift).astype(o.dtype) for o in scene.props])
+    return dataclasses.replace(scene, image=img,
+                               labels=[dataclasses.replace(lb, box=_box_back(lb.box, m)) for lb in scene.labels],
+                               props=[cv2.perspectiveTransform(o, m) for o in scene.props])
 
 
 def synthetic(rec: Recognizer, n: int, seed: int, quiet: bool = False, mix: int = 1, share: float = 1.0) -> dict:
