@@ -78,6 +78,24 @@ def test_bad_files_are_refused(tmp_path: Path, content: bytes, message: str) -> 
         load_photo(path)
 
 
+@pytest.mark.parametrize("size", [(12_000, 8_000), (30_000, 30_000)])
+def test_a_photo_too_large_is_refused_from_its_header_before_it_is_decoded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """A PNG of zeros packs 900 megapixels into a megabyte; decoding it first would take gigabytes."""
+    import zlib
+
+    w, h = size
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    row = zlib.compress(b"\0" * (w + 1))  # one row's worth stands in for the data: the header is what counts
+    path = tmp_path / "wide.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                     + chunk(b"IDAT", row) + chunk(b"IEND", b""))
+    monkeypatch.setattr(cv2, "imread", lambda *a: pytest.fail("decoded before its size was checked"))
+    with pytest.raises(InputError, match="megapixels are refused"):
+        load_photo(path)
+
+
 def test_picture_notes_name_a_missing_colour_and_a_flat_grey_bottom() -> None:
     rng = np.random.default_rng(0)
     photo = rng.integers(0, 255, (200, 300, 3), dtype=np.uint8)

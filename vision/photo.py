@@ -29,6 +29,7 @@ def load_photo(path: str | Path) -> np.ndarray:
     data = p.read_bytes()
     if not data:
         raise InputError(f"{p} is empty, not a photo")
+    _too_large(p, *_header_size(p))
     # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1), but not the transform boxes that turn a HEIF
     # file (HEIC, AVIF: an ISO media file, "ftyp" at byte 4) upright
     img = None if data[4:8] == b"ftyp" else cv2.imread(str(p), cv2.IMREAD_COLOR)
@@ -46,6 +47,24 @@ def load_photo(path: str | Path) -> np.ndarray:
 def _too_large(p: Path, w: int, h: int) -> None:
     if h * w > MAX_PIXELS:
         raise InputError(f"{p} is {w}x{h} pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are refused")
+
+
+def _header_size(p: Path) -> tuple[int, int]:
+    """Width and height from the file's header, before any decoding: a small PNG can hold a 900-megapixel picture,
+    which OpenCV would decode whole (gigabytes, more than a Pi has) before its size could be refused. (0, 0) when
+    Pillow does not know the format; the decoded size is checked then."""
+    from PIL import Image, UnidentifiedImageError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            with Image.open(p) as im:
+                return im.size
+        except Image.DecompressionBombError:
+            raise InputError(f"{p} has too many pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are "
+                             "refused") from None
+        except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+            return 0, 0
 
 
 def _pillow_photo(p: Path) -> np.ndarray | None:
