@@ -311,6 +311,24 @@ def test_a_hand_small_in_the_frame_is_read_again_cut_out(tmp_path: Path, capsys:
     assert '"total": 24000' not in capsys.readouterr().out
 
 
+def test_a_close_up_of_a_pond_is_read_again_shrunk(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player photographs their own discards to check furiten: the near pond of the bundled table fills the frame.
+    Its tiles are twice as large to the detector as a close-up of a whole hand, which it boxes in halves and pairs;
+    read again shrunk in a grey frame, the pond is read in the order played."""
+    import vision.recognizer
+
+    photo = cv2.imread(str(SAMPLE_PHOTOS / "04-table-from-above.jpg"), cv2.IMREAD_COLOR)[616:784, 608:892]
+    close = cv2.resize(photo, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    played = ("3z", "4m", "1p", "3p", "4z", "5z", "1s", "4z", "7m", "2p", "1z", "5s", "9m")
+
+    def near_pond() -> tuple[str, ...]:
+        return next((p.tiles for p in read_view(recognizer, close).ponds if p.seat == "near"), ())
+
+    assert near_pond() == played
+    monkeypatch.setattr(vision.recognizer, "BIG", 1e9)  # never shrunk
+    assert near_pond() != played
+
+
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
 def test_tiles_too_small_to_find_in_the_whole_photo_are_searched_for_in_windows(
         recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -60,6 +60,8 @@ CUT_PAD = 0.15  # of the tiles' extent, plus a tile, kept around them in that cu
 SPARSE = 14  # a first reading with fewer tiles than a hand has is searched again for tiles, in overlapping windows:
 WINDOWS = 2  # this many a side, overlapping by OVERLAP of their size (the detector sees each 1.7 times larger)
 OVERLAP = 0.2
+BIG = 72.0  # px at the detector's input: tiles longer than this (a close-up of a few tiles) are read again shrunk
+TARGET = 48.0  # to this, about a close-up of a whole hand (the shared photos' largest tiles: 52)
 
 
 @dataclass(frozen=True)
@@ -462,6 +464,9 @@ class Recognizer:
         reading = self._read_sized(img)
         h, w = img.shape[:2]
         boxes = [t.box for t in reading.in_photo(reading.tiles, w, h)]
+        size = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes])) if boxes else 0.0
+        if size * self.det_size / max(w, h) > BIG:
+            return self._read_shrunk(img, reading, size * self.det_size / max(w, h) / TARGET)
         if len(boxes) < SPARSE:
             boxes += self._search(img)
         cut = _cut_to_tiles(boxes, w, h)
@@ -473,6 +478,22 @@ class Recognizer:
             return reading
         to_cut = np.eye(3)[:2] if again.to_photo is None else again.to_photo
         return dataclasses.replace(again, to_photo=to_cut + np.array([[0, 0, x1], [0, 0, y1]]))
+
+    def _read_shrunk(self, img: np.ndarray, reading: TileReading, factor: float) -> TileReading:
+        """The photo read again shrunk by `factor` in the middle of a grey frame of its size, kept if the detector is
+        surer of it than of the first `reading`. The generator frames a whole hand at the closest, so tiles far
+        larger than that (a close-up of a pond or of a few tiles) are pictures the detector never saw: it boxes
+        halves and pairs of tiles, at a low mean score (models/MODEL_CARD.md)."""
+        h, w = img.shape[:2]
+        small = cv2.resize(img, (max(1, round(w / factor)), max(1, round(h / factor))), interpolation=cv2.INTER_AREA)
+        frame = np.full_like(img, 114)
+        x0, y0 = (w - small.shape[1]) // 2, (h - small.shape[0]) // 2
+        frame[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+        again = self._read_sized(frame)
+        if again.score <= reading.score:
+            return reading
+        to_frame = np.eye(3)[:2] if again.to_photo is None else again.to_photo
+        return dataclasses.replace(again, to_photo=factor * (to_frame - np.array([[0, 0, x0], [0, 0, y0]])))
 
     def _search(self, img: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Boxes of the tiles the detector locates in each of `_windows` of the photo, as it is (the turn does not
