@@ -178,9 +178,6 @@ def render(hand: Hand, s: Situation, rules: HandRules, r: ScoreResult) -> str:
 # ---------------------------------------------------------------- JSON lines
 
 
-_WIND = {"E": 0, "S": 1, "W": 2, "N": 3}
-
-
 def _int(obj: dict, key: str) -> int:
     value = obj.get(key, 0)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -223,8 +220,8 @@ def score_object(obj: object, default_rules: str = DEFAULT_PRESET) -> ScoreResul
             raise InputError(f"field {f!r} must be true or false, not {value!r}")
     situation = Situation(
         *flags,
-        seat_wind=_WIND.get(seat) if seat in _WIND else wind_index(seat),
-        round_wind=_WIND.get(round_) if round_ in _WIND else wind_index(round_),
+        seat_wind=wind_index(seat),
+        round_wind=wind_index(round_),
         dora_indicators=_tile_list(obj, "dora"),
         ura_indicators=_tile_list(obj, "ura"),
         honba=_int(obj, "honba"),

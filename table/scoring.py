@@ -197,6 +197,9 @@ def check_situation(hand: Hand, s: Situation) -> None:
         faults.append("tenhou, chiihou and renhou exclude each other")
     if (s.tenhou or s.chiihou or s.renhou) and (s.riichi or s.ippatsu or s.double_riichi):
         faults.append("a first-turn win (tenhou, chiihou, renhou) cannot follow a riichi")
+    if (s.tenhou or s.chiihou or s.renhou) and (s.haitei or s.houtei or s.rinshan or s.chankan):
+        faults.append("a first-turn win (tenhou, chiihou, renhou) is not on the last tile, a kan's replacement tile "
+                      "or a robbed kan (any kan ends the first turn)")
     if len(s.ura_indicators) > max(len(s.dora_indicators), 1):
         faults.append(
             f"{len(s.ura_indicators)} ura dora indicators but {len(s.dora_indicators)} dora indicators: "

@@ -165,9 +165,14 @@ def kind_counts(tiles: Iterable[Tile]) -> Counter[int]:
     return Counter(t.kind for t in tiles)
 
 
-def wind_index(letter: str) -> int:
-    """Seat/round wind letter (E S W N) to 0..3."""
-    up = letter.strip().upper()[:1]
-    if not up or up not in WIND_LETTERS:
-        raise InputError(f"unknown wind {letter!r}: use E, S, W or N")
-    return WIND_LETTERS.index(up)
+WIND_WORDS = {**{w: i for i, w in enumerate(WIND_LETTERS)}, **{w: i for i, w in enumerate(HONOR_NAMES[:4])},
+              **{w: i for i, w in enumerate(("Ton", "Nan", "Shaa", "Pei"))}, "Sha": 2, "Pe": 3}
+
+
+def wind_index(word: str) -> int:
+    """Seat/round wind (E S W N, East ... North, or the Japanese Ton Nan Shaa Pei) to 0..3. Only whole words: "Nan"
+    is South, so a first letter alone would name the wrong wind."""
+    index = WIND_WORDS.get(word.strip().capitalize())
+    if index is None:
+        raise InputError(f"unknown wind {word!r}: use E, S, W or N (or East, South, West, North)")
+    return index

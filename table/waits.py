@@ -9,6 +9,7 @@ and riichi furiten depend on turn order that a snapshot of the table does not sh
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -156,7 +157,11 @@ def is_tenpai(hand13: Sequence[Tile], melds: Sequence[Meld] = ()) -> bool:
 
 def furiten(hand13: Sequence[Tile], melds: Sequence[Meld], discards: Iterable[Tile]) -> FuritenResult:
     """Discard furiten: any wait among the player's own discards forbids ron on every wait."""
+    discards = list(discards)
     found = waits(hand13, melds)
+    seen = Counter(t.kind for t in [*hand13, *(t for m in melds for t in m.tiles), *discards])
+    if over := [f"{n} copies of {kind_name(k)}" for k, n in sorted(seen.items()) if n > 4]:
+        raise InputError(f"{', '.join(over)} in hand, melds and discards: a set has only 4")
     if not found:
         return FuritenResult(False, [], "not tenpai, so not furiten")
     discarded = {t.kind for t in discards}

@@ -70,6 +70,10 @@ def test_not_a_win_is_exit_1(capsys):
     (["234m567p11s345s78s", "--win", "2m", "--chankan"], "chankan robs the fourth 2m"),
     (["234m567p11s345s78s", "--win", "9s", "--tenhou", "--tsumo", "--seat", "S"], "tenhou is the dealer's tsumo"),
     (["234m567p11s345s78s", "--win", "9s", "--seat", "X"], "unknown wind 'X'"),
+    (["234m567p11s345s78s", "--win", "9s", "--seat", "nope"], "unknown wind 'nope'"),
+    (["234m567p11s345s78s", "--win", "9s", "--seat", "S", "--haitei", "--tsumo", "--chiihou"],
+     "a first-turn win (tenhou, chiihou, renhou) is not on the last tile"),
+    (["234m567p11s345s78s", "--win", "9s", "--seat", "S", "--houtei", "--renhou"], "is not on the last tile"),
     (["234m567p11s345s78s", "--win", "9s", "--honba", "-1"], "honba must be between 0 and 100"),
     (["234m567p11s345s78s"], "give the winning tile with --win"),
     ([], "give the concealed tiles"),
@@ -173,3 +177,11 @@ def test_bench_scoring_runs_and_reports_both_rates(capsys):
     code, out, _ = run_cli(capsys, "bench", "scoring", "--hands", "60", "--repeat", "1")
     assert code == 0
     assert "mahjong direct" in out and "jantaku --jsonl" in out and "% of the library's throughput" in out
+
+
+@pytest.mark.parametrize("word, letter", [("nan", "S"), ("South", "S"), ("shaa", "W"), ("pei", "N"), ("Ton", "E")])
+def test_winds_are_whole_words_english_or_japanese(capsys, word: str, letter: str) -> None:
+    """Nan is South: a wind taken by its first letter alone would price the hand as North's."""
+    hand = ("234m567p11s345s78s", "--win", "9s", "--tsumo", "--json")
+    assert run_cli(capsys, "score", *hand, "--seat", word, "--round", word) == \
+        run_cli(capsys, "score", *hand, "--seat", letter, "--round", letter)

@@ -108,3 +108,10 @@ def test_waits_cli(capsys):
     }
     code, _, err = run_cli(capsys, "waits", "123m")
     assert code == 2 and "wrong tile count" in err
+
+
+@pytest.mark.parametrize("discards", ["1s1s1s", "9s9s9s9s9s"])
+def test_discards_that_make_a_fifth_copy_are_refused(discards):
+    """Two 1s in the hand and three among the discards, or five 9s discarded: no such table exists."""
+    with pytest.raises(InputError, match="copies of .* in hand, melds and discards: a set has only 4"):
+        furiten(parse_tiles("234m567p11s34s789s"), [], parse_tiles(discards))
