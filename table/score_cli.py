@@ -55,7 +55,7 @@ def _add_score_parser(commands) -> None:
     p.add_argument("--round", default="E", help="round wind E S W N (default E)")
     p.add_argument("--honba", type=int, default=0, help="honba counters on the table")
     p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
-    p.add_argument("--rules", default=DEFAULT_PRESET, help=f"rule preset: {', '.join(PRESET_NAMES)}")
+    p.add_argument("--rules", default=None, help=f"rule preset: {', '.join(PRESET_NAMES)} (default {DEFAULT_PRESET})")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--jsonl", action="store_true",

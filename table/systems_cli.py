@@ -19,7 +19,7 @@ from typing import IO
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld
 from table.jsonl_input import hand_fields, jsonl_object, wind_fields
-from table.tiles import parse_tiles, to_mpsz, wind_index
+from table.tiles import WIND_LETTERS, parse_tiles, to_mpsz, wind_index
 
 SYSTEMS = ("riichi", "zungjung", "mcr")
 _SYSTEM_ALIASES = {"zj": "zungjung", "zung-jung": "zungjung", "international": "mcr", "chinese": "mcr"}
@@ -111,6 +111,8 @@ def route_score(args: argparse.Namespace) -> int | None:
         if system not in ("riichi", preset):
             raise InputError(f"--rules {args.rules} is the {preset} preset; it cannot be scored with --system {system}")
         args.system = system = preset
+    elif system != "riichi" and getattr(args, "rules", None):
+        raise InputError(f"--rules {args.rules} is a riichi preset; --system {system} takes none")
     if system != "riichi":
         return score_other_system(args)
     for option, given in (("--flowers", getattr(args, "flowers", "")), ("--minimum", getattr(args, "minimum", None)),
@@ -149,11 +151,17 @@ def score_other_system(args: argparse.Namespace) -> int:
             raise InputError(f"--{flag.replace('_', '-')} is a riichi rule; {system} has no such thing")
     if getattr(args, "dora", None) or getattr(args, "ura", None):
         raise InputError(f"dora are a riichi rule; {system} has none")
+    if getattr(args, "honba", 0) or getattr(args, "sticks", 0):
+        raise InputError(f"honba and riichi sticks are riichi's; {system} has neither")
+    if system == "mcr" and (getattr(args, "payoff", "standard") != "standard" or getattr(args, "halve_bonus", False)):
+        raise InputError("--payoff and --halve-bonus are Zung Jung options; MCR has no such option")
     if not args.tiles:
         raise InputError(f"give the concealed tiles, e.g. jantaku score 123m456m789m234p5p --win 5p --system {system}")
     if not args.win:
         raise InputError("give the winning tile with --win, e.g. --win 4s")
     hand = parse_hand("".join(args.tiles), args.win, [parse_meld(m) for m in args.meld])
+    if any(t.red for t in hand.all_tiles()):
+        raise InputError(f"{system} has no red fives: write 0m, 0p and 0s as 5m, 5p and 5s")
     self_drawn = bool(getattr(args, "tsumo", False))
     haitei, houtei = getattr(args, "haitei", False), getattr(args, "houtei", False)
     if haitei and not self_drawn:
@@ -187,10 +195,10 @@ def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, roun
     how = "self-drawn" if self_drawn else "on a discard"
     if system == "zungjung":
         title = f"Zung Jung 3.3, {payoff} payoff" + (f", {rules.minimum}-point minimum" if rules.minimum else "")
-        where = f"seat {seat.upper()[:1]}"
+        where = f"seat {WIND_LETTERS[wind_index(seat)]}"
     else:
         title = f"MCR, {rules.minimum}-fan minimum"
-        where = f"seat {seat.upper()[:1]}, round {round_wind.upper()[:1]}"
+        where = f"seat {WIND_LETTERS[wind_index(seat)]}, round {WIND_LETTERS[wind_index(round_wind)]}"
     lines = [
         f"Hand   {to_mpsz(hand.concealed)}  {melds + '  ' if melds else ''}win {hand.win}",
         f"Win    {how}; {where}; {title}",

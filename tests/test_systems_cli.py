@@ -75,6 +75,13 @@ def test_mcr_human_form_below_minimum(capsys):
         (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--flowers", "5f"], "no bonus tile 5f"),
         (["123m456m789m234p", "--win", "5p", "--system", "zj"], "13 tiles"),
         (["123m456m789m234p5p", "--win", "5p", "--flowers", "1f"], "riichi has no such option"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--honba", "3"], "zungjung has neither"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--sticks", "2"], "zungjung has neither"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "mcr", "--payoff", "uniform"], "Zung Jung options"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "mcr", "--halve-bonus"], "Zung Jung options"),
+        (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--rules", "wrc"], "wrc is a riichi preset"),
+        (["123m456m789m234p0p", "--win", "0p", "--system", "zj"], "zungjung has no red fives"),
+        (["123m456m789m234p0p", "--win", "0p", "--system", "mcr"], "mcr has no red fives"),
     ],
 )
 def test_bad_input_exits_2_with_the_reason(capsys, argv, message):
@@ -120,3 +127,10 @@ def test_jsonl_command_reads_standard_input(capsys, monkeypatch):
     code = main(["score", "--jsonl", "--system", "zungjung"])
     obj = json.loads(capsys.readouterr().out)
     assert code == 0 and obj["total"] == 50 and obj["payment"] == {"each": 50}
+
+
+def test_the_seat_shown_is_the_wind_scored(capsys):
+    """Nan is South, which its first letter would show as North."""
+    code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--system", "mcr", "--seat", "nan",
+                       "--round", "shaa", "--minimum", "1")
+    assert code == 0 and "seat S, round W" in out
