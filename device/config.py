@@ -78,7 +78,7 @@ class Config:
 
     @property
     def data_path(self) -> Path:
-        return Path(self.data_dir).expanduser()
+        return Path(self.data_dir).expanduser().absolute()  # send_file reads a relative path from the app folder
 
 
 def _coerce(cls: type, table: dict[str, Any], where: str) -> Any:

@@ -104,6 +104,20 @@ def test_photo_route(env):
     assert client.get("/photo/..%2Fsecret_key.jpg").status_code == 404
 
 
+def test_photo_route_with_the_default_relative_data_folder(tmp_path, monkeypatch):
+    """`jantaku serve` keeps its data in ./data by default; Flask's send_file reads a relative path from the app's
+    own folder, so the scan must be found from where the server was started."""
+    monkeypatch.chdir(tmp_path)
+    assistant = make_assistant(tmp_path, data_dir="data")
+    try:
+        client = create_app(assistant.config, assistant).test_client()
+        scan_id, _ = assistant.capture()
+        assert (tmp_path / "data" / "scans" / f"{scan_id}.jpg").is_file()
+        assert client.get(f"/photo/{scan_id}.jpg").status_code == 200
+    finally:
+        assistant.store.close()
+
+
 def test_unknown_api_path_and_wrong_method_answer_json(client):
     resp = client.get("/api/nothing")
     assert resp.status_code == 404 and "no such page" in resp.get_json()["error"]
@@ -288,6 +302,14 @@ def test_bad_input_is_a_4xx_with_the_reason(client, method, path, body, message)
 def test_non_json_body_is_rejected(client):
     h = login(client)
     resp = client.post("/api/riichi", data="seat=1", headers={**h, "Content-Type": "text/plain"})
+    assert resp.status_code == 400 and "must be JSON" in resp.get_json()["error"]
+
+
+def test_json_nested_too_deep_for_the_parser_is_a_400_not_a_500(client):
+    deep = "[" * 5000 + "]" * 5000  # 10 KB: under the size limit, over the parser's recursion limit
+    assert client.post("/api/login", data=deep, content_type="application/json").status_code == 400
+    h = login(client)
+    resp = client.post("/api/riichi", data=deep, headers={**h, "Content-Type": "application/json"})
     assert resp.status_code == 400 and "must be JSON" in resp.get_json()["error"]
 
 

@@ -13,11 +13,22 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 
 from device.camera import CameraError
 from table.errors import InputError
 
 log = logging.getLogger("jantaku.web")
+
+
+class _JSON(DefaultJSONProvider):
+    """Nesting too deep for the parser (a 10 KB body of brackets) is a body that is not JSON, a 400, not a 500."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
 
 
 def _secret_key(data: Path) -> str:
@@ -53,6 +64,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
         assistant = Assistant(config, camera=open_camera_or_none(config.camera))
 
     app = Flask(__name__)
+    app.json = _JSON(app)
     data = config.data_path
     data.mkdir(parents=True, exist_ok=True)
     app.config.update(
