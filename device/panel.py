@@ -204,8 +204,9 @@ class Panel:
             if self.mode_data["kind"] == "ron":
                 self._set_mode("pick-discarder", kind="ron", winner=seat)
                 return
-            self._set_mode("confirm", kind="tsumo", winner=seat)
+            self._set_mode("idle")  # a scan that fails leaves nothing to confirm
             a.scan_hand(winner=seat, tsumo=True)
+            self._set_mode("confirm", kind="tsumo", winner=seat)
             return
         if mode == "pick-discarder":
             if seat is None:
@@ -213,8 +214,9 @@ class Panel:
             winner = self.mode_data["winner"]
             if seat == winner:
                 raise InputError("the winner cannot ron their own discard: press the discarder's seat")
-            self._set_mode("confirm", kind="ron", winner=winner, discarder=seat)
+            self._set_mode("idle")
             a.scan_hand(winner=winner, discarder=seat, tsumo=False)
+            self._set_mode("confirm", kind="ron", winner=winner, discarder=seat)
             return
         if mode == "draw-tenpai":
             if seat is not None:
@@ -228,6 +230,9 @@ class Panel:
                 a.record_draw(tenpai)
                 return
             raise InputError("press the tenpai seats, then DRAW again")
+        if mode == "confirm" and not self._proposal_pressed():
+            self._set_mode("idle")  # the page dropped or replaced the hand scanned here: nothing of it to confirm
+            mode = "idle"
         if mode == "confirm":
             if name == self.mode_data["kind"]:
                 a.confirm_proposal()
@@ -250,6 +255,12 @@ class Panel:
             self._set_mode("draw-tenpai", tenpai=[])
         elif name == "scan":
             a.scan_hand()
+
+    def _proposal_pressed(self) -> bool:
+        """The pending proposal is still the hand this panel's presses scanned (same winner, win and discarder)."""
+        p, d = self.assistant.proposal, self.mode_data
+        return p is not None and (p.winner, p.tsumo, p.discarder) == (d["winner"], d["kind"] == "tsumo",
+                                                                      d.get("discarder"))
 
     # ---- LEDs follow the state ---------------------------------------------------------------------------
 

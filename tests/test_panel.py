@@ -206,3 +206,35 @@ def test_press_without_a_game_flags_an_error(tmp_path):
         panel.close()
         factory.reset()
         assistant.store.close()
+
+
+def test_a_failed_scan_leaves_nothing_to_confirm(rig):
+    """A hand proposed on the page (seat 1, tsumo) is pending when the panel's scan for seat 2 fails: pressing
+    TSUMO again starts a new win, it does not record seat 1's hand."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.scan_hand(winner=1, tsumo=True)
+    camera, assistant.camera = assistant.camera, None  # the camera fails
+    tap(factory, cfg.tsumo_button)
+    tap(factory, cfg.riichi_buttons[2])
+    settle(panel)
+    assert assistant.status == "error" and "no camera" in assistant.status_message and panel.mode == "idle"
+    assistant.camera = camera
+    tap(factory, cfg.tsumo_button)
+    settle(panel)
+    assert panel.mode == "pick-winner" and assistant.proposal.winner == 1
+    assert [s["points"] for s in seats(assistant)] == [25000] * 4
+
+
+def test_a_hand_replaced_on_the_page_is_not_confirmed_from_the_panel(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.tsumo_button)
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert panel.mode == "confirm"
+    assistant.scan_hand(winner=3, tsumo=True)  # the keeper scans another winner on the page
+    tap(factory, cfg.tsumo_button)
+    settle(panel)
+    assert panel.mode == "pick-winner" and assistant.proposal.winner == 3
+    assert [s["points"] for s in seats(assistant)] == [25000] * 4
