@@ -290,7 +290,10 @@ class Assistant:
         if w.get("yakuman"):
             return {"seat": seat, "yakuman": _int(w["yakuman"], "yakuman", 1, 6)}
         if "han" in w:
-            return {"seat": seat, "han": _int(w.get("han"), "han", 1, 13), "fu": _int(w.get("fu", 30), "fu", 20, 110)}
+            han = _int(w.get("han"), "han", 1, 13)
+            if han < 5 and w.get("fu") is None:
+                raise InputError("below 5 han the fu are needed")
+            return {"seat": seat, "han": han, "fu": _int(w.get("fu", 30), "fu", 20, 110)}
         raise InputError("a winner needs a hand, han and fu, or a yakuman count")
 
     def record_draw(self, tenpai: list[int], nagashi: list[int] | None = None) -> None:

@@ -250,6 +250,8 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
         han, fu, yakuman = options.get("han") or 0, options.get("fu") or 0, options.get("yakuman") or 0
         if yakuman < 0 or han < 0 or fu < 0:
             raise InputError(f"{name}: han, fu and yakuman cannot be negative")
+        if han > 13 or yakuman > 6:
+            raise InputError(f"{name}: give at most 13 han (more counts as 13) and at most 6 yakuman")
         if not yakuman and han < 5 and not fu:
             raise InputError(f"{name}: below 5 han the fu are needed (--fu)")
         return Win(seat, han=han, fu=fu, yakuman=yakuman)

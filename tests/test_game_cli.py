@@ -155,6 +155,8 @@ def test_cli_rejections_exit_2_with_the_reason(jantaku):
         (("riichi", "Zed"), "unknown seat 'Zed'"),
         (("ron", "--from", "Bob", "--winner", "Bob", "--han", "1", "--fu", "30"), "cannot win on it"),
         (("tsumo", "Bob", "--han", "2"), "below 5 han the fu are needed"),
+        (("tsumo", "Bob", "--han", "99999999"), "at most 13 han"),
+        (("tsumo", "Bob", "--yakuman", "99"), "at most 6 yakuman"),
         (("tsumo", "Bob"), "give the hand"),
         (("tsumo", "Bob", "--han", "1", "--fu", "30", "--hand", "123m"), "not both"),
         (("tsumo", "Bob", "--hand", "123m456p789s1z", "--win", "1z"), "Bob's hand: wrong tile count"),
