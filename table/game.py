@@ -769,24 +769,28 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
     last_round = {"east": 0, "south": 1, "north": 3}[rules.length]
     target = rules.west_target
     all_last = state.dealer == 3 and state.round_wind >= last_round
+
+    def finish(reason: str) -> GameState:  # a game over has no next hand: the one that ended it stays shown
+        return _finish(_evolve(new, dealer=state.dealer, round_wind=state.round_wind, honba=state.honba), reason)
+
     if rules.busting and any(p < 0 for p in points):
         busted = ", ".join(state.players[s] for s in range(4) if points[s] < 0)
-        return _finish(new, f"bust: {busted} below zero")
+        return finish(f"bust: {busted} below zero")
     if rules.west_extension and state.round_wind > last_round and any(p >= target for p in points):
-        return _finish(new, f"{WIND_NAMES[state.round_wind]} round: a player reached {target}")
+        return finish(f"{WIND_NAMES[state.round_wind]} round: a player reached {target}")
     if keep_deal:
         top = all(points[state.dealer] > points[s] for s in range(4) if s != state.dealer)
         reached = not rules.west_extension or points[state.dealer] >= target
         if all_last and top and reached:
             if ending == "win" and rules.agari_yame:
-                return _finish(new, "agari-yame: the dealer won the last hand in first place")
+                return finish("agari-yame: the dealer won the last hand in first place")
             if ending == "draw" and rules.tenpai_yame:
-                return _finish(new, "tenpai-yame: the dealer was tenpai in the last hand in first place")
+                return finish("tenpai-yame: the dealer was tenpai in the last hand in first place")
         return new
     if round_wind > last_round:
         if rules.west_extension and round_wind == last_round + 1 and all(p < target for p in points):
             return new
-        return _finish(new, f"{state.round_name} finished")
+        return finish(f"{state.round_name} finished")
     return new
 
 

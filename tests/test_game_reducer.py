@@ -165,6 +165,7 @@ def test_busting_under_tenhou_ends_the_game_and_zero_is_not_a_bust():
     assert zero.points[BOB] == 0 and not zero.over  # 5800 - 5800 = 0: still in the game
     bust = game("tenhou", Adjustment((0, -20000, 20000, 0), "setup"), ron(BOB, Win(ANN, han=3, fu=30)))
     assert bust.points[BOB] == -800 and bust.over and bust.over_reason == "bust: Bob below zero"
+    assert (bust.round_name, bust.dealer, bust.honba) == ("East 1", ANN, 0)  # no repeat of East 1 to show
     assert [s.name for s in bust.standings] == ["Cid", "Ann", "Dee", "Bob"]
     # Cid 45000: +15 +20 uma +20 oka = +55; Ann 30800: +0.8 +10; Dee -5 -10; Bob -0.8 - 30 - 20.
     assert nets(bust) == {"Cid": 55.0, "Ann": 10.8, "Dee": -15.0, "Bob": -50.8}
@@ -184,6 +185,7 @@ def test_south_4_ends_a_hanchan_and_honba_follow_the_draws():
     assert not state.over
     over = apply(state, ExhaustiveDraw())
     assert over.over and over.over_reason == "South 4 finished"
+    assert (over.round_name, over.honba, over.dealer) == ("South 4", 7, DEE)  # the hand that ended it, not West 1
     # Everyone 25000, tie split under mleague: (30+10-10-30)/4 = 0 uma, oka 20000 shared by all four.
     assert {s.rank for s in over.standings} == {1}
     assert nets(over) == {"Ann": 0.0, "Bob": 0.0, "Cid": 0.0, "Dee": 0.0}
