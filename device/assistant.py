@@ -65,8 +65,10 @@ class Assistant:
     def __init__(self, config: Config, camera: Camera | None = None, reader: Reader | None = None) -> None:
         self.config = config
         self.data = config.data_path
-        self.data.mkdir(parents=True, exist_ok=True)
-        (self.data / "scans").mkdir(exist_ok=True)
+        try:
+            (self.data / "scans").mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot use {self.data} as the data folder: {exc.strerror or exc}") from None
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Callable[[], None]] = []

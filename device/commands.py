@@ -99,10 +99,11 @@ def serve(args: argparse.Namespace) -> int:
     try:
         server = create_server(app, host=config.host, port=config.port, threads=config.threads,
                                connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku")
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: waitress finds no such address (a host that is not one)
         if panel is not None:
             panel.close()
-        raise InputError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot listen on {config.host}:{config.port}: {getattr(exc, 'strerror', None) or exc}"
+                         ) from None
     port = int(server.effective_port)
     log.info("data folder: %s", config.data_path.resolve())
     if config.pin == DEFAULT_PIN:

@@ -114,3 +114,15 @@ def test_auto_camera_falls_back_to_replay_without_hardware():
 def test_opencv_camera_missing_device_is_a_clear_error():
     with pytest.raises(InputError, match="no OpenCV device 97"):
         open_camera(CameraConfig(source="opencv", device=97))
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--host", "999.1.1.1", "cannot listen on 999.1.1.1"),
+    ("--data", "/proc/nope", "cannot use /proc/nope as the data folder"),
+])
+def test_serve_refuses_an_address_or_data_folder_it_cannot_use(tmp_path, monkeypatch, capsys, option, value, message):
+    from device.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "0", "--no-panel", "--no-recognizer", "--camera", "replay", option, value]) == 2
+    assert message in capsys.readouterr().err

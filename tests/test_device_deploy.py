@@ -19,6 +19,7 @@ def test_systemd_unit_restarts_and_runs_serve_with_the_config():
     unit.read(DEPLOY / "jantaku.service")
     service = unit["Service"]
     assert service["Restart"] == "always"
+    assert service["RestartPreventExitStatus"] == "2"  # a config error is exit 2: no restart loop
     assert service["Environment"] == "JANTAKU_MODELS=/usr/share/jantaku/models"  # where install-pi.sh puts them
     assert service["ExecStart"] == "/opt/jantaku/venv/bin/jantaku serve --config /etc/jantaku/jantaku.toml"
     assert service["User"] == "jantaku"
