@@ -155,6 +155,9 @@ class Assistant:
         self._bump()
 
         def back_to_ready() -> None:  # the LED and the page go back to "ready" (unless the server is stopping)
+            with self._lock:
+                if self.status == "ready" and self.status_message == message:
+                    self.status_message = ""
             if not self.closing.is_set():
                 self._bump()
 

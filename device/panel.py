@@ -333,6 +333,7 @@ class Panel:
             "mode": self.mode,
             "mode_data": self.mode_data,
             "mode_text": texts.get(self.mode, self.mode),
+            "error": self.assistant.status_message if self.assistant.status == "error" else "",
             "leds": {name: bool(led.is_lit) for name, led in self.leds.items()},
             "led_modes": modes,
             "buttons": sorted(self.buttons),

@@ -84,6 +84,8 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     expect(board.locator("#sticks")).to_have_text("1")
     expect(board.locator(".seat.top .points")).to_have_text("24,000")
     expect(keeper.locator("[data-led='dealer0']")).to_have_class(re.compile(r"\bon\b"))
+    keeper.click("[data-button='riichi2']")  # a second riichi makes no sense: the LED blinks fast, the page says why
+    expect(keeper.locator("#status")).to_have_text(re.compile(r"^The last press: .*riichi"))
     keeper.screenshot(path=str(ARTIFACTS / "keeper-panel.png"), full_page=True)
 
     # "Ron from" never offers the winner: it defaults to the seat before the winner and follows the winner

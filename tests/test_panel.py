@@ -238,3 +238,13 @@ def test_a_hand_replaced_on_the_page_is_not_confirmed_from_the_panel(rig):
     settle(panel)
     assert panel.mode == "pick-winner" and assistant.proposal.winner == 3
     assert [s["points"] for s in seats(assistant)] == [25000] * 4
+
+
+def test_an_error_is_shown_while_the_led_blinks_and_then_cleared(rig):
+    assistant, panel, _ = rig
+    assistant.flag_error("the winner cannot ron their own discard", seconds=0.2)
+    assert panel.describe()["error"] == "the winner cannot ron their own discard"
+    assert assistant.snapshot()["device"]["message"] == "the winner cannot ron their own discard"
+    time.sleep(0.5)
+    assert panel.describe()["error"] == "" and assistant.snapshot()["device"] == {
+        **assistant.snapshot()["device"], "status": "ready", "message": ""}

@@ -60,6 +60,7 @@
     J.fillSeatSelects(s);
     for (const id of DISCARDERS) guardDiscarder(id);
     const g = s.game;
+    if (s.device.status === "error" && s.device.message) J.say(`The panel: ${s.device.message}`, false);
     $("game-title").textContent = g ? `${g.round} · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
     mini.replaceChildren();

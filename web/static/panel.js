@@ -10,6 +10,7 @@
       led.title = `${led.dataset.led}: ${v ? "on" : "off"}`;
     }
     $("panel-mode").textContent = p.mode_text || "";
+    if (p.error) J.say(`The last press: ${p.error}`, false);  // the status LED blinks fast meanwhile
     for (const b of document.querySelectorAll("[data-button]")) b.disabled = !p.mock;
   }
   async function refresh() {
