@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from table.errors import InputError
 
 log = logging.getLogger("jantaku.assistant")
 
+OUTSIDE_WRITES = 1.0  # seconds between looks at the game file for writes by other processes
 SITUATION_FLAGS = ("ippatsu", "double_riichi", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
 
 
@@ -90,6 +92,8 @@ class Assistant:
         self.furiten: dict[str, Any] | None = None
         self._cache: tuple[int, dict[str, Any]] | None = None
         self.panel_description = "off"
+        if self.store is not None:
+            threading.Thread(target=self._watch_store, name="store-watch", daemon=True).start()
 
     # ---- observation -------------------------------------------------------------------------------------
 
@@ -100,6 +104,20 @@ class Assistant:
     def unsubscribe(self, callback: Callable[[], None]) -> None:
         if callback in self._listeners:
             self._listeners.remove(callback)
+
+    def _watch_store(self) -> None:
+        """Games kept in the same file by `jantaku game` (another process) show on the page within a second."""
+        try:
+            seen = self.store.data_version()
+            while not self.closing.wait(OUTSIDE_WRITES):
+                now = self.store.data_version()
+                if now != seen:
+                    seen = now
+                    self._bump()
+        except sqlite3.ProgrammingError:  # the store was closed: the table is shutting down
+            return
+        except Exception as exc:  # a file gone, a disk error: the page still shows this process's own changes
+            log.warning("no longer watching the game file for other writers: %s", exc)
 
     def _bump(self) -> None:
         with self._changed:

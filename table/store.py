@@ -162,6 +162,12 @@ class GameStore:
         with self._lock:
             self._db.close()
 
+    def data_version(self) -> int:
+        """A number that changes when another connection (a `jantaku game` command, another process) has written
+        to the file since this one last looked; this connection's own writes leave it as it is."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def __enter__(self) -> GameStore:
         return self
 

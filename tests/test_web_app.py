@@ -389,3 +389,18 @@ def test_an_internal_error_is_json_and_logged(env, monkeypatch):
     resp = app.test_client().get("/api/state")
     assert resp.status_code == 500
     assert "internal error" in resp.get_json()["error"]
+
+
+def test_a_game_kept_from_the_shell_in_the_same_file_shows_on_the_page(env):
+    """`jantaku game` writes the device's game file from another process: the page and its live stream see it
+    within a second or two, with no action on the page."""
+    from device.cli import main
+
+    app, assistant, _ = env
+    client = app.test_client()
+    before = client.get("/api/state").get_json()
+    db = str(assistant.data / "games.sqlite3")
+    assert main(["game", "riichi", "Ben", "--db", db]) == 0
+    assert assistant.wait_for_change(before["version"], timeout=5) != before["version"]
+    seats = client.get("/api/state").get_json()["game"]["seats"]
+    assert seats[1]["riichi"] and seats[1]["points"] == 24000
