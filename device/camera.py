@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from device.config import CameraConfig
+from device.config import CameraConfig, on_raspberry_pi
 from table.errors import InputError
 
 log = logging.getLogger("jantaku.camera")
@@ -177,17 +177,22 @@ def open_camera(config: CameraConfig) -> Camera:
     }
     if config.source != "auto":
         return _open(config.source, makers[config.source])
+    tried = []
     try:
         return makers["picamera2"]()
     except Exception as exc:  # ImportError off the Pi; RuntimeError with no module attached
-        log.info("no Picamera2 camera (%s)", exc)
+        tried.append(f"Picamera2: {exc}")
     if Path(f"/dev/video{config.device}").exists():
         try:
             return makers["opencv"]()
         except Exception as exc:
-            log.info("no OpenCV camera (%s)", exc)
+            tried.append(f"OpenCV: {exc}")
     else:
-        log.info("no OpenCV camera (/dev/video%d missing)", config.device)
+        tried.append(f"OpenCV: /dev/video{config.device} missing")
+    if on_raspberry_pi():  # the table's own camera failed: scoring the bundled sample photos instead would be wrong
+        raise CameraError(f"camera: no camera could be opened on this Raspberry Pi ({'; '.join(tried)}); check "
+                          "the cable and picamera2, or set camera.source = \"replay\" to read photos from a folder")
+    log.info("no camera (%s): replaying photos", "; ".join(tried))
     return _open("replay", makers["replay"])
 
 

@@ -24,7 +24,7 @@ def register(commands, bench) -> None:
     p.add_argument("--pin", help="scorekeeper PIN, 4-8 digits")
     p.add_argument("--rules", dest="preset", help="preset for new games (default tenhou)")
     p.add_argument("--camera", dest="camera_source", choices=("auto", "picamera2", "opencv", "replay"),
-                   help="camera source (default auto: Picamera2, else OpenCV device, else the replay folder)")
+                   help="camera source (default auto: Picamera2, else OpenCV, else, off a Pi, the replay photos)")
     p.add_argument("--photos", dest="camera_replay_folder", metavar="DIR",
                    help="folder of photos the replay camera returns in name order (default: bundled samples)")
     p.add_argument("--pins", dest="panel_pin_factory", choices=("auto", "mock", "lgpio", "rpigpio", "pigpio", "native"),

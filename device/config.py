@@ -20,6 +20,13 @@ PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
 UNDO_BUTTONS = ("scan", "tsumo", "ron", "draw")
 
 
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
+    except OSError:
+        return False
+
 @dataclass(frozen=True, slots=True)
 class PanelConfig:
     """BCM pin numbers of the button-and-LED panel. Seat tuples run East, South, West, North of the first deal."""

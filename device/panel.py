@@ -21,23 +21,15 @@ import os
 import queue
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-from device.config import PanelConfig
+from device.config import PanelConfig, on_raspberry_pi
 from table.errors import InputError
 
 log = logging.getLogger("jantaku.panel")
 
 SEATS = range(4)
 ACTION_BUTTONS = ("scan", "tsumo", "ron", "draw")
-
-
-def on_raspberry_pi() -> bool:
-    try:
-        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
-    except OSError:
-        return False
 
 
 def make_pin_factory(name: str):

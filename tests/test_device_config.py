@@ -111,6 +111,16 @@ def test_auto_camera_falls_back_to_replay_without_hardware():
     assert cam.capture().name == "01-added-kan.jpg"
 
 
+def test_auto_camera_on_a_pi_with_no_camera_working_is_no_camera_not_the_sample_photos(monkeypatch):
+    """A Pi whose camera module fails to open (a loose cable, picamera2 broken by a numpy upgrade) must not score
+    the bundled sample photos as if they were the table."""
+    import device.camera
+
+    monkeypatch.setattr(device.camera, "on_raspberry_pi", lambda: True)
+    with pytest.raises(CameraError, match="no camera could be opened on this Raspberry Pi.*Picamera2"):
+        open_camera(CameraConfig(source="auto", device=97))
+
+
 def test_opencv_camera_missing_device_is_a_clear_error():
     with pytest.raises(InputError, match="no OpenCV device 97"):
         open_camera(CameraConfig(source="opencv", device=97))
