@@ -132,6 +132,9 @@ def _check_type(current: Any, value: Any, key: str) -> Any:
     return value
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
 def validate(config: Config) -> Config:
     """Reject settings that would only fail later (a pin used twice, a PIN that is not 4-8 digits)."""
     if not (config.pin.isdigit() and 4 <= len(config.pin) <= 8):
@@ -157,6 +160,15 @@ def validate(config: Config) -> Config:
         raise InputError("config: panel pins must be BCM numbers 0-27")
     if len(config.players) != 4 or any(not p.strip() for p in config.players):
         raise InputError("config: players must be four non-empty names")
+    if not 0.1 <= panel.hold_seconds <= 10:
+        raise InputError("config: panel.hold_seconds must be between 0.1 and 10")
+    if config.camera.width < 64 or config.camera.height < 64 or config.camera.device < 0:
+        raise InputError("config: camera.width and camera.height must be at least 64, camera.device 0 or more")
+    if config.log_level.upper() not in LOG_LEVELS:
+        raise InputError(f"config: log_level must be one of {', '.join(LOG_LEVELS)}")
+    from table.presets import get_preset
+
+    get_preset(config.preset)  # an unknown preset is refused now, not when the first game starts
     return config
 
 

@@ -45,6 +45,10 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
         ('[camera]\nsource = "webcam"\n', "camera.source must be one of"),
         ("threads = 10\nmax_streams = 10\n", "max_streams must be above 0 and below threads"),
         ("port = \n", "not valid TOML"),
+        ("[panel]\nhold_seconds = -1\n", "hold_seconds must be between 0.1 and 10"),
+        ("[camera]\nwidth = -5\n", "camera.width and camera.height must be at least 64"),
+        ('log_level = "VERBOSE"\n', "log_level must be one of"),
+        ('preset = "bogus"\n', "unknown rules 'bogus'"),
     ],
 )
 def test_bad_config_says_which_setting(tmp_path, text, message):
