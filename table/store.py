@@ -181,6 +181,8 @@ class GameStore:
         """Start a game (its first event is GameStarted) and return its id."""
         if len(players) != 4:
             raise InputError(f"a game needs exactly 4 players, got {len(players)}")
+        if any(not str(name).isprintable() for name in players):  # checked here, not in the fold: old logs load
+            raise InputError("player names must be printable: no control characters or line breaks")
         event = GameStarted(tuple(p.strip() for p in players), preset_name.strip().lower(),  # type: ignore[arg-type]
                             started_at or _now())
         state = start(event)  # validates names and preset

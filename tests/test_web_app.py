@@ -254,6 +254,7 @@ def test_whole_hand_through_the_api(env):
     [
         ("POST", "/api/game", {"players": "Ann,Bo"}, "players must be a list"),
         ("POST", "/api/game", {}, "missing field 'players'"),
+        ("POST", "/api/game", {"players": ["a\u0000", "B", "C", "D"]}, "must be printable"),
         ("POST", "/api/game", {"players": ["A", "B", "C", "D"], "preset": "chess"}, "unknown rules"),
         ("POST", "/api/game", {"players": ["A", "B", "C", "D"], "preset": "mcr"}, "keeps riichi games only"),
         ("POST", "/api/riichi", {"seat": 9}, "seat must be 0-3"),
