@@ -88,13 +88,18 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
 
 
 def register(commands, bench) -> None:
+    def where(parser: argparse.ArgumentParser, default: object) -> None:
+        """--db and --game, before the action or after it (the action's, when given, win)."""
+        parser.add_argument("--db", type=Path, default=default,
+                            help="game database (default: $JANTAKU_DB or ~/.local/share/jantaku/jantaku.db)")
+        parser.add_argument("--game", type=int, default=default, help="game id (default: the newest game)")
+
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", type=Path, default=None,
-                        help="game database (default: $JANTAKU_DB or ~/.local/share/jantaku/jantaku.db)")
-    common.add_argument("--game", type=int, default=None, help="game id (default: the newest game)")
+    where(common, argparse.SUPPRESS)
     common.add_argument("--json", action="store_true", help="print the state as JSON")
 
     game = commands.add_parser("game", help="keep the score of a whole game")
+    where(game, None)
     sub = game.add_subparsers(dest="game_command", required=True, metavar="ACTION")
 
     p = sub.add_parser("new", parents=[common], help="start a game")

@@ -201,3 +201,12 @@ def test_uspml_hand_from_tiles_needs_four_sets_and_a_pair_not_a_yaku(jantaku):
                                ("123m456p789s13s9p", "2s", "wrong tile count")):
         code, _, err = jantaku("game", "tsumo", "C", "--hand", hand, "--win", win)
         assert code == 2 and f"C's hand: {message}" in err
+
+
+def test_db_and_game_may_come_before_the_action(jantaku, tmp_path):
+    other = str(tmp_path / "other.db")
+    ok(jantaku, "game", "--db", other, "new", "--players", "Ann,Bob,Cid,Dee")
+    ok(jantaku, "game", "--db", other, "riichi", "Bob")
+    assert json.loads(ok(jantaku, "game", "show", "--db", other, "--json"))["points"][1] == 24000
+    code, _, err = jantaku("game", "--db", other, "--game", "7", "show")
+    assert code == 2 and "there is no game 7" in err
