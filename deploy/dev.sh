@@ -17,7 +17,10 @@ apt_install() {
 }
 
 venv() {
-    [ -x .venv/bin/python ] || python3 -m venv .venv
+    if [ ! -x .venv/bin/python ]; then
+        python3 -c "import ensurepip" 2>/dev/null || apt_install python3-venv   # Debian leaves venv out of python3
+        python3 -m venv .venv
+    fi
     .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${1:+[$1]}"
 }
 
