@@ -81,7 +81,8 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
         group.add_argument(flag, action=_WinOption, nargs=0, const=True, help=argparse.SUPPRESS)
     group.description = ("Situation flags: " + " ".join(flags) + ". Riichi comes from the game (declared seats). "
                          "Zung Jung / MCR read --rinshan as out on the replacement tile, --chankan as robbing the "
-                         "quad, --haitei/--houtei as the last tile, --tenhou/--chiihou as blessings of heaven/earth.")
+                         "quad, --haitei/--houtei as the last tile, --tenhou as the blessing of heaven and, on a "
+                         "ron, --renhou as Zung Jung's blessing of earth (a win on East's first discard).")
 
 
 # -- registration ---------------------------------------------------------------------------------------
@@ -309,8 +310,8 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
                hand=text)
 
 
-_RIICHI_ONLY = ("han", "fu", "yakuman", "dora", "ura", "ippatsu", "double_riichi", "renhou")
-_SITUATION = ("rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "last_of_kind")
+_RIICHI_ONLY = ("han", "fu", "yakuman", "dora", "ura", "ippatsu", "double_riichi")
+_SITUATION = ("rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou", "last_of_kind")
 
 
 def _build_system_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
@@ -351,7 +352,7 @@ def _build_system_win(state, seat: int, options: dict[str, Any], *, tsumo: bool)
         state, seat, options["hand"], options["win"], options.get("meld") or [], tsumo=tsumo,
         flowers=options.get("flowers") or "", last_tile=bool(options.get("haitei") or options.get("houtei")),
         replacement=bool(options.get("rinshan")), robbing_quad=bool(options.get("chankan")),
-        heaven=bool(options.get("tenhou")), earth=bool(options.get("chiihou")),
+        heaven=bool(options.get("tenhou")), earth=bool(options.get("renhou") or options.get("chiihou")),
         last_of_kind=bool(options.get("last_of_kind")),
     )
 

@@ -4,7 +4,8 @@ The riichi parser (table.score_cli) owns the shared options (tiles, --win, --mel
 --tsumo, --json, --jsonl, and the situation flags); `add_system_arguments` adds the ones only these
 systems use, and `score_other_system` takes over when --system is not riichi. Riichi flag names map to
 the same events: --rinshan = out with the replacement tile, --chankan = robbing the quad,
---haitei/--houtei = last tile draw/claim, --tenhou/--chiihou = blessings of heaven/earth.
+--haitei/--houtei = last tile draw/claim, --tenhou = blessing of heaven, --renhou (or --chiihou) = blessing of
+earth (Zung Jung 9.4.2: a win on East's first discard, riichi's renhou).
 
 Exit codes as for riichi: 0 a scored win, 1 not a win (incomplete, or under the minimum), 2 bad input.
 """
@@ -146,7 +147,7 @@ def score_other_system(args: argparse.Namespace) -> int:
         if args.tiles or args.win:
             raise InputError("--jsonl reads hands from standard input: give no tiles or --win")
         return score_stream(sys.stdin, sys.stdout, system=system)
-    for flag in ("riichi", "double_riichi", "ippatsu", "renhou"):
+    for flag in ("riichi", "double_riichi", "ippatsu"):
         if getattr(args, flag, False):
             raise InputError(f"--{flag.replace('_', '-')} is a riichi rule; {system} has no such thing")
     if getattr(args, "dora", None) or getattr(args, "ura", None):
@@ -175,7 +176,8 @@ def score_other_system(args: argparse.Namespace) -> int:
         flowers=tuple(parse_tiles(getattr(args, "flowers", "") or "", allow_bonus=True)),
         last_tile=haitei or houtei, replacement=getattr(args, "rinshan", False),
         robbing_quad=getattr(args, "chankan", False), heaven=getattr(args, "tenhou", False),
-        earth=getattr(args, "chiihou", False), last_of_kind=getattr(args, "last_of_kind", False),
+        earth=getattr(args, "renhou", False) or getattr(args, "chiihou", False),
+        last_of_kind=getattr(args, "last_of_kind", False),
         minimum=getattr(args, "minimum", None), payoff=payoff, halve_bonus=getattr(args, "halve_bonus", False),
     )
     if getattr(args, "json", False):

@@ -334,3 +334,10 @@ def test_zung_jung_variants_named_by_the_text():
     with pytest.raises(InputError, match="5"):
         apply(competitive, Tsumo(Win(0, value=4)))
     assert apply(competitive, Tsumo(Win(0, value=5))).points == (15, -5, -5, -5)
+
+
+def test_zung_jung_blessing_of_earth_is_recorded_on_a_ron(jantaku):
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    out = json.loads(ok(jantaku, "game", "ron", "--from", "Ann", "--winner", "Bob", "--hand", "123m456m789m234p5p",
+                        "--win", "5p", "--renhou", "--json"))
+    assert out["last_hand"]["wins"][0]["value"] == 205  # 5 + 5 + 40 + 155 (9.4.2)

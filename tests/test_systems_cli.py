@@ -134,3 +134,12 @@ def test_the_seat_shown_is_the_wind_scored(capsys):
     code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--system", "mcr", "--seat", "nan",
                        "--round", "shaa", "--minimum", "1")
     assert code == 0 and "seat S, round W" in out
+
+
+def test_zung_jung_blessing_of_earth_is_the_ron_riichi_calls_renhou(capsys):
+    """9.4.2: a non-East player wins on East's first discard."""
+    code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--system", "zj", "--seat", "S", "--renhou",
+                       "--json")
+    assert code == 0 and {"code": "9.4.2", "name": "Blessings of Earth", "points": 155} in json.loads(out)["patterns"]
+    code, _, err = run(capsys, "123m456m789m234p5p", "--win", "5p", "--system", "mcr", "--seat", "S", "--renhou")
+    assert code == 2 and "no blessings" in err
