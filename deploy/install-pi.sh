@@ -10,12 +10,16 @@
 #      and this package installed into it
 #   4. /etc/jantaku/jantaku.toml from deploy/jantaku.example.toml (kept if it exists), the systemd unit
 #      (Restart=always), the avahi service file, and the hostname
-#   5. the tile recognizer (models/: two ONNX files and recognizer.json, which the package does not carry)
+#   5. the tile recognizer (models/: the ONNX files and recognizer.json, which the package does not carry)
 #      copied to /usr/share/jantaku/models; the unit points JANTAKU_MODELS there
 #   6. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
 #      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "$(uname -m)" != aarch64 ]; then  # onnxruntime and opencv have no 32-bit ARM wheels
+    echo "jantaku needs the 64-bit Raspberry Pi OS (arm64); this is $(uname -m)" >&2
+    exit 2
+fi
 src="$(pwd)"
 hostname_new="jantaku"
 port=""
@@ -55,7 +59,9 @@ install -d -m 755 /etc/jantaku /opt/jantaku
 echo "== venv and package"
 [ -x /opt/jantaku/venv/bin/python ] || python3 -m venv --system-site-packages /opt/jantaku/venv
 /opt/jantaku/venv/bin/pip install -q --disable-pip-version-check --upgrade pip
-/opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$src"
+# numpy below 2: the venv sees apt's picamera2, whose simplejpeg is built against numpy 1 and fails to import
+# under numpy 2 (picamera2 issues 1088, 1211); a numpy 2 from PyPI in the venv would hide apt's numpy 1.24
+/opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$src" "numpy<2"
 
 echo "== tile recognizer model"
 if [ -f "$src/models/recognizer.json" ]; then
