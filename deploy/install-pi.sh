@@ -16,10 +16,6 @@
 #      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ "$(uname -m)" != aarch64 ]; then  # onnxruntime and opencv have no 32-bit ARM wheels
-    echo "jantaku needs the 64-bit Raspberry Pi OS (arm64); this is $(uname -m)" >&2
-    exit 2
-fi
 src="$(pwd)"
 hostname_new="jantaku"
 port=""
@@ -41,6 +37,10 @@ if [ -n "$tile_art" ]; then
     fi
 fi
 if [ "$(id -u)" -ne 0 ]; then echo "run as root: sudo bash deploy/install-pi.sh" >&2; exit 2; fi
+if [ "$(uname -m)" != aarch64 ]; then  # onnxruntime and opencv have no 32-bit ARM wheels
+    echo "jantaku needs the 64-bit Raspberry Pi OS (arm64); this is $(uname -m)" >&2
+    exit 2
+fi
 
 echo "== apt packages"
 apt-get update -q
