@@ -3,8 +3,9 @@
 #   bash deploy/gpu-train.sh round2   # 12 000 round-2 scenes, then detector + classifier in the background
 #   bash deploy/gpu-train.sh round3   # 3 000 round-3 scenes (standing hands), fine-tune both from round 2
 #   bash deploy/gpu-train.sh round8   # 8 000 round-5 scenes (wall clear of the ponds), fine-tune both from .gpu/init
-#   bash deploy/gpu-train.sh round10  # fresh mix-10 scenes (round 7's phones at a slant, point sticks and dice,
-#                                     # and the live wall on half the whole tables; seed 13), from .gpu/init = round 8's
+#   bash deploy/gpu-train.sh round10  # fresh mix-11 scenes (round 7's phones at a slant, point sticks and dice,
+#                                     # the live wall on half the whole tables, a fifth of the close-ups framed round
+#                                     # a few tiles; seed 13), from .gpu/init = round 8's
 #   bash deploy/gpu-train.sh wait     # until no training runs (at most WAIT_S seconds), printing progress
 #   bash deploy/gpu-train.sh collect  # optimizer-free best.pt + results.csv of every run to $OUT
 # Training is time-boxed (ultralytics `time`, hours: DET_HOURS, CLS_HOURS), so a run ends when the lease allows;
@@ -48,7 +49,7 @@ case "${1:-}" in
   round3) generate data4 3000 160 4 3; train det6 cls6 data4 "$T/runs/det5/weights/best.pt" \
             "$T/runs/cls5/weights/best.pt" ;;
   round8) generate data11 8000 200 11 5; train det7 cls12 data11 $G/init/det.pt $G/init/cls.pt ;;
-  round10) generate data13 "${SCENES:-8000}" $(( ${SCENES:-8000} / 40 )) 13 10; train det8 cls14 data13 $G/init/det.pt $G/init/cls.pt ;;
+  round10) generate data13 "${SCENES:-8000}" $(( ${SCENES:-8000} / 40 )) 13 11; train det8 cls14 data13 $G/init/det.pt $G/init/cls.pt ;;
   wait)
     end=$(( $(date +%s) + ${WAIT_S:-540} ))
     while pgrep -f vision.train > /dev/null && [ "$(date +%s)" -lt "$end" ]; do

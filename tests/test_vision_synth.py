@@ -339,3 +339,24 @@ def test_round_seven_lays_point_sticks_and_dice_off_the_tiles_and_labels_none() 
     for lb in seven.labels:
         centre = ((lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2)
         assert all(cv2.pointPolygonTest(o, centre, False) < 0 for o in seven.props)
+
+
+def test_round_ten_frames_a_fifth_of_the_close_ups_round_a_few_tiles() -> None:
+    """A close-up of a pond or a few tiles shows them several times larger than one of a whole hand, which the
+    round-8 detector never saw (models/MODEL_CARD.md). The part framed has its own random stream: a scene that is
+    not framed close is the mix-10 scene of its seed."""
+    from vision.recognizer import BIG
+    from vision.synth import MIXES, close_part_stream
+
+    def median_side(scene) -> float:  # a label's long side at the detector's 640 pixels
+        return float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in (lb.box for lb in scene.labels)])) \
+            * 640 / max(scene.image.shape[:2])
+
+    framed = [k for k in range(200) if close_part_stream(k).random() < MIXES[11].macro]
+    assert 20 < len(framed) < 60
+    close, wide = framed[:6], next(k for k in range(200) if k not in framed)
+    sides = [median_side(make_scene(k, size=(640, 480), kind="closeup", fonts=False, mix=11)) for k in close]
+    assert sum(side > BIG for side in sides) >= 4
+    same = [make_scene(wide, size=(480, 360), kind="closeup", fonts=False, mix=m) for m in (10, 11)]
+    assert [lb.box for lb in same[0].labels] == [lb.box for lb in same[1].labels]
+    assert np.array_equal(same[0].image, same[1].image)

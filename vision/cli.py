@@ -54,13 +54,14 @@ def register(commands, bench) -> None:
     b = bench.add_parser("vision", help="tile recognition accuracy and speed (synthetic and real photos)")
     b.add_argument("--synthetic", type=int, default=40, help="held-out rendered scenes to score (default 40)")
     b.add_argument("--seed", type=int, default=9, help="seed of the held-out scenes (training used 1-8 and 10-14)")
-    b.add_argument("--mix", type=int, default=1, choices=tuple(range(1, 11)),
+    b.add_argument("--mix", type=int, default=1, choices=tuple(range(1, 12)),
                    help="scene mix of the held-out set: 1 = round 1 (as in the model card), 2 = round 2 (procedural "
                    "tile sets, more red fives and sideways tiles, diagonal views), 3 = round 3 (also standing hands "
                    "seen low from the player's seat), 4 = 3 without white backs, 5 = 3 with the dead wall clear, "
                    "6 = 5 with a quarter of phones held at a slant, 7 = 6 with point sticks and dice on the table "
                    "(the same scenes and labels as 6), 8 = 7 with the winning tile often pushed in front of the "
-                   "hand, 9 = 8 with the live wall left on most whole tables, 10 = 7 with it on half (round 10)")
+                   "hand, 9 = 8 with the live wall left on most whole tables, 10 = 7 with it on half, 11 = 10 with a "
+                   "fifth of the close-ups framed round a few tiles (round 10)")
     b.add_argument("--share", type=_share, default=1.0,
                    help="render the held-out scenes at 12 MP and shrink each picture to this share of the frame "
                    "(0.1 to under 1; the camera higher or a wider lens: tiles a few pixels wide to the detector); "

@@ -118,6 +118,7 @@ class Mix:
     props: float = 0.0  # chance a scene has point sticks (riichi sticks by the ponds, honba, loose ones) and dice
     win_front: float = 0.0  # chance the winning tile lies flat in front of the hand (pushed towards its owner)
     live_walls: float = 0.0  # chance a whole table shows the live wall left (stacks of two backs round the table)
+    macro: float = 0.0  # chance a close-up frames only a few of its tiles (a pond or dora photographed close)
 
 
 MIXES: dict[int, Mix] = {
@@ -146,6 +147,9 @@ MIXES[9] = replace(MIXES[8], live_walls=0.8)
 # Round 10's training scenes: round 7 with the live wall on half the whole tables (mix 9 read through the round-8
 # models: the walls' backs are what the detector misses).
 MIXES[10] = replace(MIXES[7], live_walls=0.5)
+# Round 10's training scenes since session 23: mix 10 with a fifth of the close-ups framed round 2-8 tiles' width (a
+# pond or a few tiles photographed close: the round-8 detector boxes halves and pairs of tiles that large).
+MIXES[11] = replace(MIXES[10], macro=0.2)
 _COLOURED_BACKS = ((40, 180, 230), (200, 120, 30), (60, 150, 40), (40, 40, 190), (30, 120, 230), (150, 60, 120))
 DEFAULT_MIX = 2
 
@@ -947,6 +951,9 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
     camera_kind = "fixed" if kind == "table" and rng.random() < 0.6 else "phone"
     if standing:
         camera_kind = "low"
+    macro_rng = close_part_stream(seed)
+    if kind == "closeup" and m.macro and macro_rng.random() < m.macro:
+        region = _close_part(macro_rng, [b for b in blocks if b.labelled])
     cam = frame_camera(rng, region, size, camera_kind, m.diagonal, m.rolled)
     look = _look(rng, face_sets, m.white_backs)
     share = m.procedural if procedural is None else procedural
@@ -961,6 +968,22 @@ def make_scene(seed: int, size: tuple[int, int] | None = None, kind: str | None 
     truth.viewer_seat = _viewer_seat(cam)
     outlines = [cv2.convexHull(cam.project(np.vstack(_prop_corners(p))).astype(np.float32)) for p in props]
     return Scene(degrade(img, rng, strength), labels, truth, look.faces.name, cam, outlines)
+
+
+def close_part_stream(seed: int) -> random.Random:
+    """The random stream that decides whether a close-up frames a part only, and which: its own, so that mixes
+    without `macro` render as they did."""
+    return random.Random(seed * 7_933 + 32_452_843)
+
+
+def _close_part(rng: random.Random, tiles: list[Block]) -> tuple[float, float, float, float]:
+    """A part of the table 2 to 8 tiles wide (and at least a tile and a half deep) round one of the `tiles`, for the
+    camera to frame: tiles then fill the picture two to five times as large as in a close-up of the whole hand."""
+    width = rng.uniform(2, 8) * TILE_W
+    depth = max(width * rng.uniform(0.3, 0.75), 1.5 * TILE_H)
+    centre = rng.choice(tiles)
+    cx, cy = centre.x + rng.uniform(-0.4, 0.4) * width, centre.y + rng.uniform(-0.3, 0.3) * depth
+    return cx - width / 2, cy - depth / 2, cx + width / 2, cy + depth / 2
 
 
 def _viewer_seat(cam: Camera) -> int:
