@@ -61,7 +61,9 @@ SPARSE = 14  # a first reading with fewer tiles than a hand has is searched agai
 WINDOWS = 2  # this many a side, overlapping by OVERLAP of their size (the detector sees each 1.7 times larger)
 OVERLAP = 0.2
 BIG = 72.0  # px at the detector's input: tiles longer than this (a close-up of a few tiles) are read again shrunk
-TARGET = 48.0  # to this, about a close-up of a whole hand (the shared photos' largest tiles: 52)
+TARGET = 48.0  # to this, about a close-up of a whole hand (the shared photos' largest tiles: 52), at least halved
+UNSURE_PICTURE = 0.58  # so is a picture of tiles over MID px the detector is this unsure of: it boxes pieces of tiles
+MID = 40.0  # too large for it (real photos score 0.62-0.88 on the whole, rendered scenes 0.71 or more)
 
 
 @dataclass(frozen=True)
@@ -464,9 +466,10 @@ class Recognizer:
         reading = self._read_sized(img)
         h, w = img.shape[:2]
         boxes = [t.box for t in reading.in_photo(reading.tiles, w, h)]
-        size = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes])) if boxes else 0.0
-        if size * self.det_size / max(w, h) > BIG:
-            return self._read_shrunk(img, reading, size * self.det_size / max(w, h) / TARGET)
+        size = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes])) * self.det_size / max(w, h) \
+            if boxes else 0.0
+        if size > BIG or (size > MID and reading.score < UNSURE_PICTURE):
+            return self._read_shrunk(img, reading, max(size / TARGET, 2.0))
         if len(boxes) < SPARSE:
             boxes += self._search(img)
         cut = _cut_to_tiles(boxes, w, h)
