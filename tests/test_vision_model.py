@@ -326,7 +326,28 @@ def test_a_close_up_of_a_pond_is_read_again_shrunk(recognizer: Recognizer, monke
 
     assert near_pond() == played
     monkeypatch.setattr(vision.recognizer, "BIG", 1e9)  # never shrunk
+    monkeypatch.setattr(vision.recognizer, "UNSURE_PICTURE", 0.0)
     assert near_pond() != played
+
+
+def test_a_close_up_whose_tiles_come_out_in_pieces_is_read_again_shrunk(recognizer: Recognizer,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The middle of the bundled added-kan photo at 12 MP (two pairs of 5p, two 4z): the detector boxes circles and
+    strokes of tiles too large for it, each box smaller than a tile, so the boxes' size does not give it away; its
+    low mean score does, and the picture read shrunk finds the tiles."""
+    import vision.recognizer
+
+    photo = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    h, w = photo.shape[:2]
+    close = cv2.resize(photo[h * 3 // 10:h * 7 // 10, w * 3 // 10:w * 7 // 10], (4000, 3000),
+                       interpolation=cv2.INTER_CUBIC)
+
+    def faces() -> list[str]:
+        return sorted(t.tile for t in read_view(recognizer, close).tiles if t.tile != "back")
+
+    assert {"5p", "4z"} <= set(faces()) and faces().count("5p") == 2 and "1p" not in faces()
+    monkeypatch.setattr(vision.recognizer, "UNSURE_PICTURE", 0.0)  # the boxes' size alone
+    assert faces().count("1p") >= 4  # each of the 5p's circles read as a tile
 
 
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")

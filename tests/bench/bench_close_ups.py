@@ -8,7 +8,7 @@ close-ups of a pond to check furiten, of the dora indicators, of a winning tile:
 (lx06's pond, a sixth of its photo's width; lx01's winning tile alone and its dora; lx04's hand) hold tiles two to
 eight times larger in the frame than any close-up of a whole hand the generator drew. The rows whose region is the
 photo's width read as their photos do. `--without-shrink` reads them without the second reading shrunk
-(`vision.recognizer.BIG`), for the figure before it.
+(`vision.recognizer.BIG` and `UNSURE_PICTURE`), for the figure before it.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def close_ups(labels: Path, folder: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
-    ap.add_argument("--without-shrink", action="store_true", help="never read a photo again shrunk (BIG off)")
+    ap.add_argument("--without-shrink", action="store_true", help="never read a photo again shrunk")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     labels = Path(args.photos)
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{labels} not found (shared/ beside the clone)", file=sys.stderr)
         return 2
     if args.without_shrink:
-        vision.recognizer.BIG = float("inf")
+        vision.recognizer.BIG, vision.recognizer.UNSURE_PICTURE = float("inf"), 0.0
     with tempfile.TemporaryDirectory() as tmp:
         r = real(close_ups(labels, Path(tmp)), _ours(Recognizer()), quiet=True)
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "shrink": not args.without_shrink,
