@@ -112,7 +112,7 @@ def run_score(args: argparse.Namespace) -> int:
         honba=args.honba,
         riichi_sticks=args.sticks,
     )
-    result = score_hand(hand, situation, rules)
+    result = score_given(hand, situation, rules)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
@@ -227,7 +227,17 @@ def score_object(obj: object, default_rules: str = DEFAULT_PRESET) -> ScoreResul
         honba=_int(obj, "honba"),
         riichi_sticks=_int(obj, "riichi_sticks"),
     )
-    return score_hand(hand, situation, rules)
+    return score_given(hand, situation, rules)
+
+
+def score_given(hand: Hand, situation: Situation, rules: HandRules) -> ScoreResult:
+    """`score_hand` for a hand and situation a person typed (not the game's, whose sticks it counts itself): a
+    riichi with no stick on the table forgot the winner's own, which `sticks` includes."""
+    result = score_hand(hand, situation, rules)
+    if result.valid and (situation.riichi or situation.double_riichi) and not situation.riichi_sticks:
+        result.notes.append("a riichi winner's own stick is on the table too: sticks count it (give at least 1 to "
+                            "be paid it back)")
+    return result
 
 
 def bad_input_json(message: str) -> dict[str, object]:

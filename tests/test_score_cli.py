@@ -185,3 +185,12 @@ def test_winds_are_whole_words_english_or_japanese(capsys, word: str, letter: st
     hand = ("234m567p11s345s78s", "--win", "9s", "--tsumo", "--json")
     assert run_cli(capsys, "score", *hand, "--seat", word, "--round", word) == \
         run_cli(capsys, "score", *hand, "--seat", letter, "--round", letter)
+
+
+def test_a_riichi_with_no_stick_on_the_table_is_noted(capsys):
+    """--sticks counts the winner's own riichi stick; left at 0 the price leaves it out, and the output says so."""
+    hand = ("234m567p11s345s78s", "--win", "9s", "--riichi", "--json")
+    forgot = json.loads(run_cli(capsys, "score", *hand)[1])
+    given = json.loads(run_cli(capsys, "score", *hand, "--sticks", "1")[1])
+    assert any("own stick" in n for n in forgot["notes"]) and forgot["total"] == 2900
+    assert given["notes"] == [] and given["total"] == 3900
