@@ -14,7 +14,7 @@ from device.cli import main
 from table.errors import InputError
 from table.hand import validate_hand
 from table.presets import get_preset
-from vision.cli import hand_from_view, view_faults, with_hidden_red_fives, with_table_checks
+from vision.cli import hand_from_view, view_doubts, view_faults, with_hidden_red_fives, with_table_checks
 from vision.photo import load_photo, picture_notes
 from vision.view import Pond, SeenHand, SeenMeld, SeenTile, TableView
 
@@ -125,8 +125,32 @@ def _tiles(names: list[str]) -> tuple[SeenTile, ...]:
 
 def test_fifth_copy_is_an_impossible_picture() -> None:
     view = TableView(640, 480, _tiles(["3m"] * 5 + ["0p", "0p", "back"]))
-    assert view_faults(view) == ["5 copies of 3m seen; a set has only 4", "2 red fives 0p seen; a set usually has one"]
+    assert view_faults(view) == ["5 copies of 3m seen; a set has only 4"]
+    assert view_doubts(view) == ["2 red fives 0p seen; a set usually has one"]  # some sets have two: not a refusal
     assert view_faults(TableView(640, 480)) == ["no tiles found in the photo (is the table in the picture, and lit?)"]
+
+
+def test_read_exits_2_on_a_fifth_copy_but_not_on_a_second_red_five_and_says_both_in_the_json(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.cli
+
+    views = {"five": TableView(640, 480, _tiles(["3m"] * 5)), "reds": TableView(640, 480, _tiles(["0p", "0p", "1m"]))}
+    monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (views[path], np.zeros((480, 640, 3))))
+    assert main(["read", "five", "--json"]) == 2
+    out = capsys.readouterr()
+    assert "5 copies of 3m seen" in out.err and "5 copies of 3m seen" in " ".join(json.loads(out.out)["warnings"])
+    assert main(["read", "reds", "--json"]) == 0
+    assert "2 red fives 0p seen" in " ".join(json.loads(capsys.readouterr().out)["warnings"])
+
+
+def test_an_overlay_name_opencv_cannot_write_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.cli
+
+    view = TableView(640, 480, _tiles(["1m"]))
+    monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (view, np.zeros((480, 640, 3), np.uint8)))
+    assert main(["read", "x.jpg", "--overlay", str(tmp_path / "seen.txt")]) == 2
+    assert "cannot write the overlay" in capsys.readouterr().err
 
 
 def test_a_fifth_copy_outside_the_hand_is_a_check_not_a_refusal() -> None:
@@ -137,8 +161,8 @@ def test_a_fifth_copy_outside_the_hand_is_a_check_not_a_refusal() -> None:
         (SeenMeld("closed-kan", ("5s", "5s", "5s", "5s"), None),)))
     assert hand_from_view(view).win is not None
     checked = with_table_checks(view)
-    assert checked.warnings == ("5 copies of 5s seen; a set has only 4 (hand, dora and ponds together): one is "
-                                "misread, check the hand",)
+    assert checked.warnings == ("5 copies of 5s seen; a set has only 4 (hand, dora and ponds together): one of "
+                                "them is misread; check the tiles with that name",)
     assert with_table_checks(checked.__class__(640, 480, _tiles(names))).warnings == ()
 
 
@@ -169,7 +193,7 @@ def test_hand_tiles_read_face_down_are_named_as_such() -> None:
         hand_from_view(view)
 
 
-NO_DORA = "no dora indicator read from the photo: scored without dora; give them with --dora if there are any"
+NO_DORA = "no dora indicator read from the photo: counted as none; give them with --dora if there are any"
 
 
 def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -316,7 +340,7 @@ def test_a_closed_kan_of_fives_holds_the_red_five_its_backs_hide(preset: str, sh
     validate_hand(hand_from_view(out), (), (), rules)  # a hand the scoring engine takes
 
 
-RIICHI_SEEN = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: scored "
+RIICHI_SEEN = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: counted "
                "without riichi")
 
 

@@ -98,24 +98,23 @@ def view_faults(view: TableView) -> list[str]:
     """What makes the picture impossible: no tiles, or more than four copies of a tile."""
     if not view.tiles:
         return ["no tiles found in the photo (is the table in the picture, and lit?)"]
-    faults = []
     counts = Counter(plain_face(t.tile) for t in view.tiles if t.tile != "back")
-    for tile, n in sorted(counts.items()):
-        if n > 4:
-            faults.append(f"{n} copies of {tile} seen; a set has only 4")
+    return [f"{n} copies of {tile} seen; a set has only 4" for tile, n in sorted(counts.items()) if n > 4]
+
+
+def view_doubts(view: TableView) -> list[str]:
+    """What is unlikely but possible: more than one red five of a suit (most sets have one, some two of 5p)."""
     reds = Counter(t.tile for t in view.tiles if t.tile[0] == "0")
-    for tile, n in sorted(reds.items()):
-        if n > 1:
-            faults.append(f"{n} red fives {tile} seen; a set usually has one")
-    return faults
+    return [f"{n} red fives {tile} seen; a set usually has one" for tile, n in sorted(reds.items()) if n > 1]
 
 
 def with_table_checks(view: TableView) -> TableView:
-    """Impossible counts over the whole table (hand and ponds together) as warnings: the hand may still score
-    right, but one of those tiles is misread, so the player should look before recording. Impossible counts
-    within the scored tiles themselves stop the scoring (`validate_hand`)."""
-    checks = view_faults(view) if view.tiles else []
-    notes = tuple(f"{c} (hand, dora and ponds together): one is misread, check the hand" for c in checks)
+    """Impossible or unlikely counts over the whole table (hand, dora and ponds together) as warnings: the hand may
+    still score right, but one of those tiles is misread, so the player should look before recording. Impossible
+    counts within the scored tiles themselves stop the scoring (`validate_hand`)."""
+    checks = (view_faults(view) if view.tiles else []) + view_doubts(view)
+    notes = tuple(f"{c} (hand, dora and ponds together): one of them is misread; check the tiles with that name"
+                  for c in checks)
     return replace(view, warnings=view.warnings + notes) if notes else view
 
 
@@ -162,7 +161,7 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
         return replace(view, dora_indicators=tuple(map(str, tiles)), dora_indices=(),
                        warnings=(*view.warnings, note))
     if not view.dora_indicators:
-        note = "no dora indicator read from the photo: scored without dora; give them with --dora if there are any"
+        note = "no dora indicator read from the photo: counted as none; give them with --dora if there are any"
         return replace(view, warnings=(*view.warnings, note))
     return view
 
@@ -174,8 +173,8 @@ def with_riichi_seen(view: TableView, args: argparse.Namespace) -> TableView:
     if near is None or near.riichi is None or args.riichi or args.double_riichi \
             or any(m.kind != "closed-kan" for m in view.hand.melds):
         return view
-    note = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: scored without "
-            "riichi")
+    note = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: counted "
+            "without riichi")
     return replace(view, warnings=(*view.warnings, note))
 
 
@@ -226,15 +225,21 @@ def _write_overlay(path: str | None, img, view: TableView) -> None:
 
     from vision.photo import draw_overlay
 
-    if not cv2.imwrite(path, draw_overlay(img, view)):
+    try:
+        written = cv2.imwrite(path, draw_overlay(img, view))
+    except cv2.error:  # a name with no image extension OpenCV knows
+        written = False
+    if not written:
         raise InputError(f"cannot write the overlay to {path} (use a .jpg or .png name in a writable folder)")
 
 
 def run_read(args: argparse.Namespace) -> int:
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
-    print(json.dumps(view.to_json(), ensure_ascii=False) if args.json else describe(view))
     faults = view_faults(view)
+    checks = tuple(f"{c}: one of them is misread" for c in faults + view_doubts(view) if view.tiles)
+    view = replace(view, warnings=view.warnings + checks) if checks else view
+    print(json.dumps(view.to_json(), ensure_ascii=False) if args.json else describe(view))
     if faults:
         raise InputError("; ".join(faults))
     return 0
