@@ -481,8 +481,7 @@ def _time(read, path: Path, repeat: int) -> float:
 
 def _timings(ours, labels: Path, args, quiet: bool, recall: float) -> dict:
     """Milliseconds per photo (12 MP upright, held askew, filling a third and a tenth of the frame, a close-up of its
-    middle; 24 and 50 MP),
-    and the peer's beside ours (whose recall on the real photos is `recall`)."""
+    middle; 24 and 50 MP), and the peer's beside ours (whose recall on the real photos is `recall`)."""
     report: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         big = _big_photo(labels, tmp)

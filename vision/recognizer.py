@@ -462,7 +462,8 @@ class Recognizer:
         ZOOM times larger cut out, the cut is read again, its turn chosen afresh (tiles that small mislead the turn
         check), and kept if the detector is surer of it (real photos shrunk to a third of their frame:
         models/MODEL_CARD.md). When it finds fewer tiles than a hand has (tiles a few pixels wide, or none), where
-        they lie is searched for in overlapping windows of the photo first (`_search`)."""
+        they lie is searched for in overlapping windows of the photo first (`_search`). Tiles too large for it (a
+        close-up of a few tiles) are read again shrunk instead (`_read_shrunk`)."""
         reading = self._read_sized(img)
         h, w = img.shape[:2]
         boxes = [t.box for t in reading.in_photo(reading.tiles, w, h)]

@@ -144,8 +144,8 @@ MIXES[8] = replace(MIXES[7], win_front=0.4)
 # A held-out set for the layout: round 8 with the live wall left on most whole tables, in front of each hand as at a
 # real table (the rendered tables had the dead wall alone; real photos' walls read as ponds and dora: MODEL_CARD.md).
 MIXES[9] = replace(MIXES[8], live_walls=0.8)
-# Round 10's training scenes: round 7 with the live wall on half the whole tables (mix 9 read through the round-8
-# models: the walls' backs are what the detector misses).
+# Round 10's training scenes until session 23: round 7 with the live wall on half the whole tables (mix 9 read
+# through the round-8 models: the walls' backs are what the detector misses).
 MIXES[10] = replace(MIXES[7], live_walls=0.5)
 # Round 10's training scenes since session 23: mix 10 with a fifth of the close-ups framed round 2-8 tiles' width (a
 # pond or a few tiles photographed close: the round-8 detector boxes halves and pairs of tiles that large).
