@@ -20,12 +20,13 @@ PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
 UNDO_BUTTONS = ("scan", "tsumo", "ron", "draw")
 
 
-
 def on_raspberry_pi() -> bool:
+    """The board's model says Raspberry Pi (what `auto` pins and camera go by)."""
     try:
         return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
     except OSError:
         return False
+
 
 @dataclass(frozen=True, slots=True)
 class PanelConfig:
