@@ -19,9 +19,7 @@ from typing import Any
 
 from table.errors import InputError
 from table.game_rules import ABORTIVE_REASONS
-
-_WIND_WORDS = {"e": 0, "east": 0, "s": 1, "south": 1, "w": 2, "west": 2, "n": 3, "north": 3}
-
+from table.tiles import WIND_WORDS
 
 # -- per-winner options ---------------------------------------------------------------------------------
 
@@ -219,7 +217,7 @@ def resolve_seat(state, text: str) -> int:
     for seat, name in enumerate(state.players):
         if name.casefold() == word.casefold():
             return seat
-    wind = _WIND_WORDS.get(word.lower())
+    wind = WIND_WORDS.get(word.capitalize())
     if wind is not None:
         return state.seat_winds.index(wind)
     raise InputError(f"unknown seat {text!r}: use 0-3, a player's name ({', '.join(state.players)}) or E/S/W/N")
