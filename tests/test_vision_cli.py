@@ -204,7 +204,7 @@ def _score_photo_of(view: TableView, monkeypatch: pytest.MonkeyPatch, capsys: py
     monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (view, None))
     code = main(["score-photo", "table.jpg", "--json", *flags])
     out = capsys.readouterr()
-    return code, (json.loads(out.out) if code < 2 else None), out.err
+    return code, (json.loads(out.out) if out.out else None), out.err
 
 
 ONE_ROW = ("2m", "3m", "4m", "2p", "2p", "4p", "5p", "6p", "3s", "4s", "5s", "7s", "8s", "9s")
@@ -258,6 +258,23 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
     else:
         assert code == 2 and "1 tile of the hand read as face down (a blank white dragon?)" in err
         assert "Hand   back 1m 1m 1m" in err
+        assert out["valid"] is False and "read as face down" in out["error"]  # --json: what was read, for a program
+        assert out["read"]["hand"]["concealed"][:2] == ["back", "1m"]
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (("--seat", "X"), "unknown wind 'X'"),
+    (("--dora", "9x"), "--dora 9x: unknown suit 'x'"),
+    (("--rules", "chess"), "unknown rules 'chess'"),
+])
+def test_score_photo_refuses_a_mistyped_option_before_reading_the_photo(
+        flags: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
+    assert main(["score-photo", "table.jpg", *flags]) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_score_photo_scores_what_the_layout_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -276,8 +276,8 @@ def hand_from_view(view: TableView):
 
 def _score(view: TableView, args: argparse.Namespace, rules):
     from table.hand import validate_hand
-    from table.score_cli import FLAGS
-    from table.scoring import Situation, score_hand
+    from table.score_cli import FLAGS, score_given
+    from table.scoring import Situation
     from table.tiles import parse_tile, parse_tiles, wind_index
 
     hand = hand_from_view(view)
@@ -287,7 +287,7 @@ def _score(view: TableView, args: argparse.Namespace, rules):
     situation = Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
                           round_wind=wind_index(args.round), dora_indicators=dora, ura_indicators=ura,
                           honba=args.honba, riichi_sticks=args.sticks)
-    return hand, situation, score_hand(hand, situation, rules)
+    return hand, situation, score_given(hand, situation, rules)
 
 
 def score_view(view: TableView, args: argparse.Namespace, rules):
@@ -336,13 +336,34 @@ def with_other_wins(view: TableView, args: argparse.Namespace, rules, result) ->
     return replace(view, warnings=(*view.warnings, note))
 
 
+def _check_flags(args: argparse.Namespace) -> None:
+    """The typed options, before the photo is read (a second or two): a mistyped wind or tile says so at once."""
+    from table.tiles import parse_tiles, wind_index
+
+    wind_index(args.seat)
+    wind_index(args.round)
+    for flag, texts in (("--dora", args.dora), ("--ura", args.ura), ("--win", [args.win] if args.win else [])):
+        for text in texts:
+            try:
+                parse_tiles(text)
+            except InputError as exc:
+                raise InputError(f"{flag} {text}: {exc}") from None
+
+
 def run_score_photo(args: argparse.Namespace) -> int:
     from table.score_cli import render, resolve_rules
 
+    rules = resolve_rules(args.rules)
+    _check_flags(args)
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
-    rules = resolve_rules(args.rules)
-    view, hand, situation, result = score_view(view, args, rules)
+    try:
+        view, hand, situation, result = score_view(view, args, rules)
+    except InputError as exc:
+        if args.json:  # what was read, for a program to show; the reason goes to stderr as well
+            print(json.dumps({"valid": False, "error": str(exc).split("\nWhat the photo shows:")[0],
+                              "read": view.to_json()}, ensure_ascii=False))
+        raise
     if args.json:
         out = result.to_json()
         out["read"] = view.to_json()
