@@ -67,6 +67,18 @@ def test_a_phone_photo_in_heic_or_avif_is_read_upright(tmp_path: Path, suffix: s
         load_photo(cut)
 
 
+def test_a_tiff_opencv_cannot_read_is_read_by_pillow_without_opencvs_error_lines(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from PIL import Image
+
+    picture = Image.fromarray(np.zeros((100, 200, 3), np.uint8))
+    exif = picture.getexif()
+    exif[0x0112] = 6  # turned: OpenCV's TIFF reader fails on it
+    picture.save(tmp_path / "turned.tif", exif=exif)
+    assert load_photo(tmp_path / "turned.tif").shape == (200, 100, 3)
+    assert "ERROR" not in capfd.readouterr().err
+
+
 @pytest.mark.parametrize("content, message", [
     (b"", "is empty"),
     (b"hello, this is text", "not an image"),

@@ -32,7 +32,7 @@ def load_photo(path: str | Path) -> np.ndarray:
     _too_large(p, *_header_size(p))
     # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1), but not the transform boxes that turn a HEIF
     # file (HEIC, AVIF: an ISO media file, "ftyp" at byte 4) upright
-    img = None if data[4:8] == b"ftyp" else cv2.imread(str(p), cv2.IMREAD_COLOR)
+    img = None if data[4:8] == b"ftyp" else _opencv_photo(p)
     if img is None:
         img = _pillow_photo(p)
     if img is None:
@@ -47,6 +47,18 @@ def load_photo(path: str | Path) -> np.ndarray:
 def _too_large(p: Path, w: int, h: int) -> None:
     if h * w > MAX_PIXELS:
         raise InputError(f"{p} is {w}x{h} pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are refused")
+
+
+def _opencv_photo(p: Path) -> np.ndarray | None:
+    """`cv2.imread`, silent: what it cannot read (a TIFF with an orientation tag) goes to Pillow, so OpenCV's error
+    lines would only alarm the player."""
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.imread(str(p), cv2.IMREAD_COLOR)
+    finally:
+        logging.setLogLevel(level)
 
 
 def _header_size(p: Path) -> tuple[int, int]:
