@@ -545,8 +545,10 @@ def _tsumo(state: GameState, event: Tsumo) -> GameState:
 
 def _check_riichi_win(state: GameState, win: Win) -> None:
     if win.value or win.patterns:
+        how = "pay a flat amount" if state.rules.fixed_payments is not None else \
+            "price a win by han and fu, a yakuman count or its payment"
         raise InputError(f"{state.players[win.seat]}'s win gives a Zung Jung or MCR value; the {state.rules.name} "
-                         "rules price a win by han and fu, a yakuman count or its payment")
+                         f"rules {how}")
 
 
 # -- Zung Jung and MCR --------------------------------------------------------------------------------------

@@ -233,13 +233,13 @@ def _seat_list(state, text: str) -> tuple[int, ...]:
     return tuple(sorted(seats))
 
 
-def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
+def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool, discarder: int | None = None):
     """A Win from han/fu/yakuman or from tiles scored by the engine with the game's winds and riichi."""
     from table.events import HandValue, Win
 
     name = state.players[seat]
     if state.rules.system != "riichi":
-        return _build_system_win(state, seat, options, tsumo=tsumo)
+        return _build_system_win(state, seat, options, tsumo=tsumo, discarder=discarder)
     for option in ("points", "fans", "flowers", "last_of_kind"):
         if options.get(option) is not None:
             flag = "--" + option.replace("_", "-")
@@ -248,8 +248,13 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
     tiles = options.get("hand") is not None or options.get("win") is not None
     if manual and tiles:
         raise InputError(f"{name}: give either --han/--fu/--yakuman or --hand/--win, not both")
-    if state.rules.fixed_payments is not None and not tiles:
-        return Win(seat)
+    if state.rules.fixed_payments is not None:
+        given = [f"--{k}" for k in ("han", "fu", "yakuman", "dora", "ura") if options.get(k) is not None]
+        if given:
+            raise InputError(f"{name}: the {state.preset} rules pay a flat amount: {', '.join(given)} would be "
+                             "dropped (give nothing, or --hand/--win to check the hand)")
+        if not tiles:
+            return Win(seat)
     if manual:
         han, fu, yakuman = options.get("han") or 0, options.get("fu") or 0, options.get("yakuman") or 0
         if yakuman < 0 or han < 0 or fu < 0:
@@ -308,11 +313,12 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
                hand=text)
 
 
+MCR_MOST = 500  # fan: a sanity bound on a value typed by hand (the largest MCR hands make a few hundred)
 _RIICHI_ONLY = ("han", "fu", "yakuman", "dora", "ura", "ippatsu", "double_riichi")
 _SITUATION = ("rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou", "last_of_kind")
 
 
-def _build_system_win(state, seat: int, options: dict[str, Any], *, tsumo: bool):
+def _build_system_win(state, seat: int, options: dict[str, Any], *, tsumo: bool, discarder: int | None = None):
     """A Zung Jung or MCR Win: its value as given (--points / --fans), or the tiles scored on the spot with
     the game's seat wind (and, for MCR, the table wind)."""
     from table.events import Win
@@ -339,18 +345,24 @@ def _build_system_win(state, seat: int, options: dict[str, Any], *, tsumo: bool)
                              f"--{value_option} is the hand's whole value")
         if value < 1:
             raise InputError(f"{name}: --{value_option} must be 1 or more, not {value}")
+        if system == "mcr" and value > MCR_MOST:
+            raise InputError(f"{name}: --fans {value}: no MCR hand comes near that (a typo?)")
         return Win(seat, value=value)
     if not tiles:
         raise InputError(f"{name}: give the hand (--hand TILES --win TILE) or --{value_option} N")
     if options.get("hand") is None or options.get("win") is None:
         raise InputError(f"{name}: a hand needs both --hand (without the winning tile) and --win")
+    earth = bool(options.get("renhou") or options.get("chiihou"))
+    if earth and discarder is not None and state.seat_winds[discarder] != 0:
+        raise InputError(f"{name}: the blessing of earth is a win on East's first discard; "
+                         f"{state.players[discarder]} is not East")
     from table.system_win import scored_win
 
     return scored_win(
         state, seat, options["hand"], options["win"], options.get("meld") or [], tsumo=tsumo,
         flowers=options.get("flowers") or "", last_tile=bool(options.get("haitei") or options.get("houtei")),
         replacement=bool(options.get("rinshan")), robbing_quad=bool(options.get("chankan")),
-        heaven=bool(options.get("tenhou")), earth=bool(options.get("renhou") or options.get("chiihou")),
+        heaven=bool(options.get("tenhou")), earth=earth,
         last_of_kind=bool(options.get("last_of_kind")),
     )
 
@@ -436,6 +448,10 @@ def _cmd_new(args) -> int:
     players = [p.strip() for p in args.players.split(",")]
     if len(players) != 4 or not all(players):
         raise InputError(f"--players needs four names separated by commas, got {args.players!r}")
+    from table.store import GameStore
+
+    with GameStore(":memory:") as trial:  # every check new_game makes, before the file is created
+        trial.new_game(players, args.rules)
     store = _store(args, create=True)
     try:
         game_id = store.new_game(players, args.rules)
@@ -463,7 +479,7 @@ def _cmd_ron(args) -> int:
             seat = resolve_seat(state, entry["seat"])
             if seat == discarder:
                 raise InputError(f"{state.players[seat]} discarded the tile and cannot win on it")
-            wins.append(_build_win(state, seat, options, tsumo=False))
+            wins.append(_build_win(state, seat, options, tsumo=False, discarder=discarder))
         first = None if args.first_discarder is None else resolve_seat(state, args.first_discarder)
         return Ron(discarder, tuple(wins), first)
 

@@ -338,6 +338,26 @@ def test_zung_jung_variants_named_by_the_text():
 
 def test_zung_jung_blessing_of_earth_is_recorded_on_a_ron(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    err = refused(jantaku, "game", "ron", "--from", "Cid", "--winner", "Bob", "--hand", "123m456m789m234p5p", "--win",
+                  "5p", "--renhou")
+    assert "a win on East's first discard; Cid is not East" in err
     out = json.loads(ok(jantaku, "game", "ron", "--from", "Ann", "--winner", "Bob", "--hand", "123m456m789m234p5p",
                         "--win", "5p", "--renhou", "--json"))
     assert out["last_hand"]["wins"][0]["value"] == 205  # 5 + 5 + 40 + 155 (9.4.2)
+
+
+def test_a_rejected_new_game_creates_no_file(jantaku, tmp_path):
+    db = tmp_path / "club.db"
+    assert "player names must differ" in refused(jantaku, "game", "new", "--players", "A,A,C,D", "--rules", "mcr",
+                                                 "--db", str(db))
+    assert not db.exists()
+
+
+def test_flat_payment_and_mcr_wins_refuse_what_they_would_drop_or_a_typo(jantaku, tmp_path):
+    flat, mcr = str(tmp_path / "flat.db"), str(tmp_path / "mcr.db")
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "uspml", "--db", flat)
+    assert "pay a flat amount: --yakuman would be dropped" in refused(
+        jantaku, "game", "ron", "--from", "Ann", "--winner", "Bob", "--yakuman", "1", "--db", flat)
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "mcr", "--db", mcr)
+    assert "no MCR hand comes near that" in refused(
+        jantaku, "game", "ron", "--from", "Bob", "--winner", "Ann", "--fans", "99999", "--db", mcr)
