@@ -94,7 +94,7 @@ def hand_payment(
     `yakuman` counts single-yakuman units (2 for one double yakuman or two stacked ones); it is
     capped at what the rules allow (`rules.max_yakuman`). Below 5 han the fu must be a value a
     hand can have (20, 25, 30, ..., 110) and the combination must be possible (1 han 25 fu,
-    2 han 25 fu tsumo and, unless open pinfu scores 20 fu, 1 han 20 fu cannot happen).
+    2 han 25 fu tsumo and 1 han 20 fu tsumo cannot happen, nor 20 fu on a discard unless open pinfu scores 20 fu).
     """
     if yakuman:
         if yakuman < 0:
@@ -108,8 +108,11 @@ def hand_payment(
             raise InputError(f"{fu} fu is not a hand value: use one of {', '.join(map(str, VALID_FU))}")
         if han == 1 and fu == 25:
             raise InputError("1 han 25 fu cannot happen: seven pairs is already 2 han")
-        if han == 1 and fu == 20 and (tsumo or rules.open_pinfu_fu):
-            raise InputError("1 han 20 fu cannot happen under these rules (20 fu needs pinfu tsumo: 2 han)")
+        if han == 1 and fu == 20 and tsumo:
+            raise InputError("1 han 20 fu cannot happen by tsumo (20 fu needs pinfu tsumo: 2 han)")
+        if fu == 20 and not tsumo and rules.open_pinfu_fu:
+            raise InputError("20 fu cannot be won on a discard under these rules: a closed ron has 30 fu at least, "
+                             "and an open hand with no fu scores 30")
         if han == 2 and fu == 25 and tsumo:
             raise InputError("2 han 25 fu cannot be won by tsumo: seven pairs by tsumo is at least 3 han")
     return payment_from_scores(han, fu, dealer=dealer, tsumo=tsumo, rules=rules)

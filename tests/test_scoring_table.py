@@ -70,7 +70,7 @@ def test_naro1_ron_table_has_no_kiriage(han):
     for fu, dealer, child in zip(NARO_FU, NARO_RON_DEALER[han], NARO_RON_CHILD[han], strict=True):
         if dealer is None:
             continue
-        if han == 1 and fu == 25:
+        if (han == 1 and fu == 25) or fu == 20:  # printed in the book's table, but no hand is won so on a discard
             continue
         assert hand_payment(han, fu, dealer=True, tsumo=False, rules=rules).ron == dealer
         assert hand_payment(han, fu, dealer=False, tsumo=False, rules=rules).ron == child
@@ -154,7 +154,9 @@ def test_honba_per_payer():
     (0, 30, False, "at least 1 han"),
     (2, 35, False, "35 fu is not a hand value"),
     (1, 25, False, "1 han 25 fu cannot happen"),
-    (1, 20, False, "1 han 20 fu cannot happen"),
+    (1, 20, True, "1 han 20 fu cannot happen by tsumo"),
+    (1, 20, False, "20 fu cannot be won on a discard"),
+    (3, 20, False, "20 fu cannot be won on a discard"),  # a closed ron has 10 fu for the closed hand
     (2, 25, True, "2 han 25 fu cannot be won by tsumo"),
 ])
 def test_impossible_han_fu(han, fu, tsumo, message):
