@@ -294,3 +294,54 @@ def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
     board = browser.new_page()
     board.goto(server.url + "/")
     expect(board.locator("#last-title")).to_have_text("East 1-0: Hal, Eve won by ron from Gus")  # turn order
+
+
+def test_points_fit_their_seat_on_a_phone_and_a_tv(server, browser):
+    """Six figures and a minus sign: the points shrink to their seat's width rather than being cut off."""
+    from playwright.sync_api import expect
+
+    keeper = browser.new_page()
+    keeper.goto(server.url + "/keeper/login")
+    log_in(keeper)
+    for seat, name in enumerate(["Ida", "Jon", "Kai", "Lou"]):
+        keeper.fill(f"input.player[data-seat='{seat}']", name)
+    keeper.click("#new-game")
+    expect(keeper.locator("#game-title")).to_contain_text("East 1")
+    keeper.evaluate("() => J.api('POST', '/api/adjust', {amounts: [-48500, 100350, -26000, -25850], reason: 'test'})")
+    for width, height in ((390, 844), (1280, 720), (1920, 1080)):
+        board = browser.new_page(viewport={"width": width, "height": height})
+        board.goto(server.url + "/")
+        expect(board.locator(".seat .points").filter(has_text="125,350")).to_have_count(1)
+        cut = board.evaluate("() => [...document.querySelectorAll('.seat .points')]"
+                             ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)")
+        assert cut == [], (width, cut)
+        board.screenshot(path=str(ARTIFACTS / f"scoreboard-{width}.png"))
+        board.close()
+
+
+def test_a_limit_hand_needs_no_fu_and_a_discarded_scan_leaves_no_tiles_behind(server, browser):
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1100, "height": 1400})
+    page.goto(server.url + "/keeper/login")
+    log_in(page)
+    for seat, name in enumerate(["Mia", "Ned", "Oli", "Pat"]):
+        page.fill(f"input.player[data-seat='{seat}']", name)
+    page.click("#new-game")
+    expect(page.locator("#game-title")).to_contain_text("East 1")
+    page.select_option("#q-winner", "1")
+    page.check("input[name='q-kind'][value='tsumo']")
+    page.fill("#q-han", "5")
+    page.fill("#q-fu", "")  # a mangan: fu do not count
+    page.click("#q-record")
+    expect(page.locator("#status")).to_have_text("tsumo recorded")
+    expect(page.locator("#mini")).to_contain_text("33,000")  # Ned: 2000 + 2000 + 4000
+    page.click("#scan")
+    expect(page.locator("#proposal")).to_be_visible()
+    expect(page.locator("#p-concealed")).not_to_have_value("")
+    page.click("#discard")
+    expect(page.locator("#proposal")).to_be_hidden()
+    page.click("#type-hand")
+    expect(page.locator("#proposal")).to_be_visible()
+    expect(page.locator("#p-concealed")).to_have_value("")  # not the discarded scan's tiles
+    expect(page.locator("#p-melds")).to_have_value("")

@@ -106,7 +106,11 @@
     const key = JSON.stringify(p);
     if (key === drawnProposal) return;
     drawnProposal = key;
-    if (!p) return;
+    if (!p) {  // dropped or recorded: its tiles must not come back into a hand typed next
+      for (const id of ["p-concealed", "p-win", "p-melds", "p-dora", "p-ura"]) $(id).value = "";
+      for (const box of document.querySelectorAll("[data-flag]")) box.checked = false;
+      return;
+    }
     J.overlay($("proposal-photo"), p.photo_url, p.image, p.tiles);
     $("proposal-photo-name").textContent = p.photo || "";
     const warn = $("proposal-warnings");
@@ -184,6 +188,7 @@
     }
     input.value = J.writeTiles(tiles);
     drawRows();
+    $("confirm").disabled = false;  // confirming scores the hand again first
   }
 
   function proposalBody() {
@@ -238,10 +243,18 @@
       input.addEventListener("focus", () => { activeField = input.id; selected = null; drawRows(); });
       input.addEventListener("input", drawRows);
     }
+    // A fixed tile or flag may make the hand win: confirming scores it again first.
+    $("proposal").addEventListener("input", () => { $("confirm").disabled = false; });
+    // Empty fields are left out, so the server says what is missing (fu only below 5 han).
     const entry = (suffix, seat) => {
-      const yakuman = Number($("q-yakuman" + suffix).value);
-      if (yakuman > 0) return { seat, yakuman };
-      return { seat, han: Number($("q-han" + suffix).value), fu: Number($("q-fu" + suffix).value) };
+      const out = { seat };
+      for (const key of ["yakuman", "han", "fu"]) {
+        const text = $(`q-${key}${suffix}`).value.trim();
+        if (text !== "") out[key] = Number(text);
+      }
+      if (out.yakuman) return { seat, yakuman: out.yakuman };
+      delete out.yakuman;
+      return out;
     };
     $("q-record").addEventListener("click", () => {
       if (!seatsOk("q-discarder")) return;
