@@ -232,7 +232,11 @@
       $("scan").disabled = false;
     });
     $("type-hand").addEventListener("click", () => seatsOk("scan-discarder") && act("PUT", "/api/proposal", proposalBody(), "type the tiles, then score"));
-    $("rescore").addEventListener("click", () => seatsOk("scan-discarder") && act("PUT", "/api/proposal", proposalBody(), "scored"));
+    $("rescore").addEventListener("click", async () => {
+      if (!seatsOk("scan-discarder")) return;
+      const r = await act("PUT", "/api/proposal", proposalBody(), "scored");
+      if (r && r.proposal && r.proposal.error) J.say(r.proposal.error, false);  // scored, but not a win
+    });
     $("confirm").addEventListener("click", async () => {
       if (!seatsOk("scan-discarder")) return;
       const ok = await act("PUT", "/api/proposal", proposalBody(), "scored");
