@@ -263,6 +263,7 @@ def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
     from playwright.sync_api import expect
 
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.on("dialog", lambda d: d.accept())  # leave the game the test before left in play
     page.goto(server.url + "/keeper/login")
     log_in(page)
     for seat, name in enumerate(["Eve", "Fay", "Gus", "Hal"]):
@@ -301,6 +302,7 @@ def test_points_fit_their_seat_on_a_phone_and_a_tv(server, browser):
     from playwright.sync_api import expect
 
     keeper = browser.new_page()
+    keeper.on("dialog", lambda d: d.accept())
     keeper.goto(server.url + "/keeper/login")
     log_in(keeper)
     for seat, name in enumerate(["Ida", "Jon", "Kai", "Lou"]):
@@ -327,8 +329,15 @@ def test_a_limit_hand_needs_no_fu_and_a_discarded_scan_leaves_no_tiles_behind(se
     log_in(page)
     for seat, name in enumerate(["Mia", "Ned", "Oli", "Pat"]):
         page.fill(f"input.player[data-seat='{seat}']", name)
+    page.once("dialog", lambda d: d.dismiss())  # a game is in play: a misclick must not leave it
+    page.click("#new-game")
+    page.wait_for_timeout(500)  # time for a game to start, were it sent
+    assert "Mia" not in page.locator("#mini").inner_text()
+    assert page.locator("#status").inner_text() != "new game started"
+    page.once("dialog", lambda d: d.accept())
     page.click("#new-game")
     expect(page.locator("#game-title")).to_contain_text("East 1")
+    expect(page.locator("#mini")).to_contain_text("Mia")
     page.select_option("#q-winner", "1")
     page.check("input[name='q-kind'][value='tsumo']")
     page.fill("#q-han", "5")

@@ -22,9 +22,11 @@
       const r = (await J.api("POST", "/api/furiten", body)).furiten;
       out.append(J.el("p", { class: r.furiten ? "error" : "" }, r.furiten ? "FURITEN" : "Not furiten"));
       out.append(J.el("p", {}, r.reason));
-      const waits = J.el("div", { class: "tile-row" }, "Waits: ");
-      for (const t of r.waits || []) waits.append(J.tileImg(t));
-      out.append(waits);
+      if ((r.waits || []).length) {  // none when the hand is not tenpai: the reason says so
+        const waits = J.el("div", { class: "tile-row" }, "Waits: ");
+        for (const t of r.waits) waits.append(J.tileImg(t));
+        out.append(waits);
+      }
       if (r.discards) $("f-discards").value = r.discards;
       J.say("checked", true);
     } catch (e) { out.append(J.el("p", { class: "error" }, e.message)); J.say(e.message, false); }

@@ -284,6 +284,8 @@
     });
     $("end").addEventListener("click", () => { if (confirm("End the game now?")) act("POST", "/api/end", { reason: "time called" }, "game ended"); });
     $("new-game").addEventListener("click", () => {
+      const g = state && state.game;  // a game in play stays in the log, but the page and panel move to the new one
+      if (g && !g.over && !confirm(`Leave the game in play (${g.round}) and start a new one?`)) return;
       const players = [...document.querySelectorAll("input.player")].map((i) => i.value);
       act("POST", "/api/game", { players, preset: $("preset").value }, "new game started");
     });
