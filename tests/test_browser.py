@@ -39,6 +39,22 @@ def browser():
         b.close()
 
 
+def keeper_with_a_new_game(browser, url: str, names: list[str], **page_options):
+    """A logged-in keeper page that has started a game with `names`, leaving the one in play (the tests share a
+    server, and the page asks before it leaves a game)."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(**page_options)
+    page.on("dialog", lambda d: d.accept())
+    page.goto(url + "/keeper/login")
+    log_in(page)
+    for seat, name in enumerate(names):
+        page.fill(f"input.player[data-seat='{seat}']", name)
+    page.click("#new-game")
+    expect(page.locator("#game-title")).to_contain_text("East 1")
+    return page
+
+
 def log_in(page) -> None:
     """Log in and wait for the recording page's load event: its script is at the end of the body, so a click
     that lands before then (the buttons are painted while keeper.js is still being fetched) does nothing."""
@@ -262,14 +278,8 @@ def test_text_tiles_when_the_device_has_no_tile_pictures(server, browser):
 def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
     from playwright.sync_api import expect
 
-    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-    page.on("dialog", lambda d: d.accept())  # leave the game the test before left in play
-    page.goto(server.url + "/keeper/login")
-    log_in(page)
-    for seat, name in enumerate(["Eve", "Fay", "Gus", "Hal"]):
-        page.fill(f"input.player[data-seat='{seat}']", name)
-    page.click("#new-game")
-    expect(page.locator("#game-title")).to_contain_text("East 1")
+    page = keeper_with_a_new_game(browser, server.url, ["Eve", "Fay", "Gus", "Hal"],
+                                  viewport={"width": 390, "height": 844}, is_mobile=True)
     expect(page.locator("#q-discarder")).to_have_value("3")
     page.check("input[name='q-kind'][value='ron']")
     # Forced past the greyed-out option and sent in the same task, so that no live redraw (which puts the
@@ -301,14 +311,7 @@ def test_points_fit_their_seat_on_a_phone_and_a_tv(server, browser):
     """Six figures and a minus sign: the points shrink to their seat's width rather than being cut off."""
     from playwright.sync_api import expect
 
-    keeper = browser.new_page()
-    keeper.on("dialog", lambda d: d.accept())
-    keeper.goto(server.url + "/keeper/login")
-    log_in(keeper)
-    for seat, name in enumerate(["Ida", "Jon", "Kai", "Lou"]):
-        keeper.fill(f"input.player[data-seat='{seat}']", name)
-    keeper.click("#new-game")
-    expect(keeper.locator("#game-title")).to_contain_text("East 1")
+    keeper = keeper_with_a_new_game(browser, server.url, ["Ida", "Jon", "Kai", "Lou"])
     keeper.evaluate("() => J.api('POST', '/api/adjust', {amounts: [-48500, 100350, -26000, -25850], reason: 'test'})")
     for width, height in ((390, 844), (1280, 720), (1920, 1080)):
         board = browser.new_page(viewport={"width": width, "height": height})
