@@ -108,13 +108,17 @@ def view_doubts(view: TableView) -> list[str]:
     return [f"{n} red fives {tile} seen; a set usually has one" for tile, n in sorted(reds.items()) if n > 1]
 
 
+def count_checks(view: TableView) -> list[str]:
+    """Impossible or unlikely counts of the tiles read (none when no tile was read: that is a fault of its own)."""
+    return (view_faults(view) + view_doubts(view)) if view.tiles else []
+
+
 def with_table_checks(view: TableView) -> TableView:
     """Impossible or unlikely counts over the whole table (hand, dora and ponds together) as warnings: the hand may
     still score right, but one of those tiles is misread, so the player should look before recording. Impossible
     counts within the scored tiles themselves stop the scoring (`validate_hand`)."""
-    checks = (view_faults(view) if view.tiles else []) + view_doubts(view)
     notes = tuple(f"{c} (hand, dora and ponds together): one of them is misread; check the tiles with that name"
-                  for c in checks)
+                  for c in count_checks(view))
     return replace(view, warnings=view.warnings + notes) if notes else view
 
 
@@ -236,9 +240,9 @@ def _write_overlay(path: str | None, img, view: TableView) -> None:
 def run_read(args: argparse.Namespace) -> int:
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
-    faults = view_faults(view)
-    checks = tuple(f"{c}: one of them is misread" for c in faults + view_doubts(view) if view.tiles)
+    checks = tuple(f"{c}: one of them is misread" for c in count_checks(view))
     view = replace(view, warnings=view.warnings + checks) if checks else view
+    faults = view_faults(view)
     print(json.dumps(view.to_json(), ensure_ascii=False) if args.json else describe(view))
     if faults:
         raise InputError("; ".join(faults))

@@ -108,6 +108,11 @@ class TileReading:
     to_photo: np.ndarray | None = None  # 2x3 map from the frame's pixels to the photo's; None: the photo's own
     score: float = 0.0  # the detector's mean score over the frame: how sure it is of the picture as a whole
 
+    @property
+    def frame_map(self) -> np.ndarray:
+        """`to_photo`, or the identity when the frame is the photo itself."""
+        return np.eye(3)[:2] if self.to_photo is None else self.to_photo
+
     def in_photo(self, tiles: list[SeenTile], width: int, height: int) -> list[SeenTile]:
         """`tiles` of this frame with their boxes in the photo (`width` x `height`): upright boxes around the turned
         ones."""
@@ -480,8 +485,7 @@ class Recognizer:
         again = self._read_sized(img[y1:y2, x1:x2])
         if again.score <= reading.score:
             return reading
-        to_cut = np.eye(3)[:2] if again.to_photo is None else again.to_photo
-        return dataclasses.replace(again, to_photo=to_cut + np.array([[0, 0, x1], [0, 0, y1]]))
+        return dataclasses.replace(again, to_photo=again.frame_map + np.array([[0, 0, x1], [0, 0, y1]]))
 
     def _read_shrunk(self, img: np.ndarray, reading: TileReading, factor: float) -> TileReading:
         """The photo read again shrunk by `factor` in the middle of a grey frame of its size, kept if the detector is
@@ -496,8 +500,7 @@ class Recognizer:
         again = self._read_sized(frame)
         if again.score <= reading.score:
             return reading
-        to_frame = np.eye(3)[:2] if again.to_photo is None else again.to_photo
-        return dataclasses.replace(again, to_photo=factor * (to_frame - np.array([[0, 0, x0], [0, 0, y0]])))
+        return dataclasses.replace(again, to_photo=factor * (again.frame_map - np.array([[0, 0, x0], [0, 0, y0]])))
 
     def _search(self, img: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Boxes of the tiles the detector locates in each of `_windows` of the photo, as it is (the turn does not
@@ -516,8 +519,7 @@ class Recognizer:
         if scale >= 1:
             return self._read(img)
         reading = self._read(cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
-        to_shrunk = np.eye(3)[:2] if reading.to_photo is None else reading.to_photo
-        return dataclasses.replace(reading, to_photo=to_shrunk / scale)
+        return dataclasses.replace(reading, to_photo=reading.frame_map / scale)
 
     def _read(self, img: np.ndarray) -> TileReading:
         dets, score = self.detect(img, None)
