@@ -554,6 +554,10 @@ class Assistant:
             if hand in (None, ""):
                 hand = reading.concealed + reading.win
                 melds = reading.melds if melds is None else melds
+                if not hand:
+                    raise InputError("no hand was typed and none was read from the photo: type the waiting hand "
+                                     "(13 tiles, melds counted), or lay it face up in a row in view of the camera "
+                                     "and check again")
             if read_pond:
                 # The photo is taken from the checked player's side: their pond is the "near" one.
                 ponds = reading.ponds

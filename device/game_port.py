@@ -314,6 +314,13 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
     return view
 
 
+def _standing_view(st) -> dict[str, Any]:
+    """A seat's final result as the pages show it: `points` (the final score) and every part of the settlement
+    (`above_return`, `uma`, `oka`, `penalty`) that adds up to `net_points`, and `net`, the result."""
+    return {"seat": st.seat, "name": st.name, "rank": st.rank, "points": st.raw, "above_return": st.above_return,
+            "uma": st.uma, "oka": st.oka, "penalty": st.penalty, "net_points": st.net_points, "net": st.net}
+
+
 def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
     """The scoreboard's data for one game (the `game` object of /api/state, documented in the README)."""
     state = store.state(game_id)
@@ -340,10 +347,9 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "hands_played": state.hands_played,
         "over": state.over,
         "over_reason": state.over_reason or "",
-        "standings": [
-            {"seat": st.seat, "name": st.name, "rank": st.rank, "points": st.raw, "net": st.net}
-            for st in state.standings
-        ],
+        "return_points": state.rules.return_points,
+        "unit": state.rules.unit,
+        "standings": [_standing_view(st) for st in state.standings],
         "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos,
                                                                 system),
     }

@@ -45,7 +45,7 @@ from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
 from table.mcr import mcr_payment
 from table.tiles import HONOR_NAMES
 from table.zungjung import PATTERNS as ZUNGJUNG_PATTERNS
-from table.zungjung import zungjung_payoff
+from table.zungjung import impossible_total, zungjung_payoff
 
 WIND_NAMES = HONOR_NAMES[:4]
 SYSTEM_TITLES = {"riichi": "Riichi", "zungjung": "Zung Jung", "mcr": "MCR"}
@@ -67,12 +67,15 @@ YAKUMAN_BASE = 8000
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One seat's final result. `net` is `net_points / unit` (e.g. +31.2 for 31200 points)."""
+    """One seat's final result, in the parts a club's score sheet shows: `raw` final points, `above_return` their
+    difference from the return points (genten; negative below it), `uma`, `oka` (first place's bonus) and
+    `penalty`, which add up to `net_points`; `net` is `net_points / unit` (e.g. +31.2 for 31200 points)."""
 
     seat: int
     name: str
     rank: int
     raw: int
+    above_return: int
     uma: int
     oka: int
     penalty: int
@@ -81,8 +84,9 @@ class Standing:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "name": self.name, "rank": self.rank, "raw": self.raw, "uma": self.uma,
-            "oka": self.oka, "penalty": self.penalty, "net_points": self.net_points, "net": self.net,
+            "seat": self.seat, "name": self.name, "rank": self.rank, "raw": self.raw,
+            "above_return": self.above_return, "uma": self.uma, "oka": self.oka, "penalty": self.penalty,
+            "net_points": self.net_points, "net": self.net,
         }
 
 
@@ -111,7 +115,8 @@ class HandResult:
     offender: int | None = None
     system: str = "riichi"
     first_discarder: int | None = None
-    """Zung Jung same-round immunity: who first discarded the winning tile (None: not given)."""
+    """Zung Jung same-round immunity: who first discarded the winning tile (None: not given, or the uniform
+    payoff, under which everybody pays the value and nobody is responsible)."""
 
     @property
     def round_name(self) -> str:
@@ -216,6 +221,16 @@ class GameState:
     def riichi_sticks(self) -> int:
         """Riichi sticks on the table (kyoutaku), counting the pot in deposits."""
         return self.pot // self.rules.riichi_deposit if self.rules.riichi_deposit else 0
+
+    @property
+    def on_table(self) -> tuple[tuple[str, int], ...]:
+        """What waits on the table for the next winner, by the system's name for it: riichi sticks, the USPML
+        draw pool (points), or nothing (Zung Jung and MCR have neither)."""
+        if self.rules.riichi_allowed:
+            return (("riichi_sticks", self.riichi_sticks),)
+        if self.rules.noten_pool_payment:
+            return (("pool", self.pot),)
+        return ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -575,6 +590,19 @@ def _system_value(state: GameState, win: Win) -> int:
     return win.value
 
 
+def check_new(state: GameState, event: Event) -> None:
+    """Checks an event must pass as it is recorded, beyond those of `apply`, which a stored log is replayed
+    through: a check added after games were kept must not lock one out. A Zung Jung value no hand makes
+    (3 points) was taken before."""
+    if state.rules.system != "zungjung":
+        return
+    wins = event.wins if isinstance(event, Ron) else (event.win,) if isinstance(event, Tsumo) else ()
+    for win in wins:
+        why = impossible_total(win.value)
+        if why:
+            raise InputError(f"{state.players[win.seat]}'s hand cannot be worth {win.value} points: {why}")
+
+
 def _system_ron(state: GameState, event: Ron) -> GameState:
     """One winner (interception: the claimant first in turn after the discarder); the system's payment."""
     rules, discarder = state.rules, event.discarder
@@ -588,8 +616,9 @@ def _system_ron(state: GameState, event: Ron) -> GameState:
     else:
         pay = mcr_payment(win.value, win.seat, self_drawn=False, discarder=discarder, base=rules.mcr_base)
     deltas = list(pay.deltas)
+    immunity = event.first_discarder if rules.zungjung_payoff == "standard" else None  # moot when all pay alike
     result = _result(state, "ron", deltas, winners=(win.seat,), discarder=discarder, bumped=bumped, wins=(win,),
-                     first_discarder=event.first_discarder)
+                     first_discarder=immunity)
     return _next_hand(state, deltas, result, keep_deal=False, honba=0, pot=0, ending="win")
 
 
@@ -828,10 +857,11 @@ def _finish(state: GameState, reason: str) -> GameState:
         for index, seat in enumerate(group):
             uma = _share(uma_total, len(group), index)
             oka = _share(oka_total, len(group), index)
-            net_points = points[seat] - rules.return_points + uma + oka + penalties[seat]
+            above_return = points[seat] - rules.return_points
+            net_points = above_return + uma + oka + penalties[seat]
             standings.append(Standing(
-                seat=seat, name=state.players[seat], rank=position + 1, raw=points[seat], uma=uma, oka=oka,
-                penalty=penalties[seat], net_points=net_points, net=round(net_points / rules.unit, 3),
+                seat=seat, name=state.players[seat], rank=position + 1, raw=points[seat], above_return=above_return,
+                uma=uma, oka=oka, penalty=penalties[seat], net_points=net_points, net=round(net_points / rules.unit, 3),
             ))
         position += len(group)
     return _evolve(state, points=tuple(points), pot=pot, over=True, over_reason=reason,  # type: ignore[arg-type]

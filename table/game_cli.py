@@ -117,7 +117,8 @@ def register(commands, bench) -> None:
     p.add_argument("--winner", action=_WinnerAction, required=True, metavar="SEAT")
     p.add_argument("--first-from", dest="first_discarder", metavar="SEAT",
                    help="Zung Jung same-round immunity: who first discarded the winning tile since the winner's "
-                        "last discard (they pay instead of the discarder; if that was the winner, all pay the same)")
+                        "last discard (they pay instead of the discarder; if that was the winner, all pay the same; "
+                        "moot under the uniform payoff, where all always pay the same)")
     _add_hand_options(p, tsumo=False)
     p.set_defaults(func=_cmd_ron, winners=None, win_defaults=None)
 
@@ -419,8 +420,8 @@ def format_state(state, game_id: int | None = None) -> str:
             where += f", hand {state.round_wind * 4 + state.dealer + 1} of 16"
         lines = [f"{head}[{state.preset}] {where}"]
     else:
-        lines = [f"{head}[{state.preset}] {where}, honba {state.honba}, "
-                 + (f"riichi sticks {state.riichi_sticks}" if state.rules.riichi_allowed else f"pool {state.pot}")]
+        lines = [f"{head}[{state.preset}] {where}, honba {state.honba}"
+                 + "".join(f", {name.replace('_', ' ')} {count}" for name, count in state.on_table)]
     for seat, name in enumerate(state.players):
         mark = " riichi" if state.riichi[seat] else ""
         dealer = " (dealer)" if seat == state.dealer and not state.over else ""
@@ -432,13 +433,17 @@ def format_state(state, game_id: int | None = None) -> str:
         lines.append(f"last hand: {hand.summary(state.players)} [{changes}]")
     if state.over:
         lines.append(f"game over: {state.over_reason}")
-        for s in state.standings:
-            if state.rules.system != "riichi":  # no uma, oka or penalties: the points are the result
-                lines.append(f"  {s.rank}. {s.name:<16} {s.raw:>+7d}")
-                continue
-            lines.append(f"  {s.rank}. {s.name:<16} raw {s.raw:>7}  uma {s.uma:+d}  oka {s.oka:+d}  "
-                         f"penalty {s.penalty:+d}  net {s.net:+g}")
+        lines.extend(_standing_line(s, state.rules) for s in state.standings)
     return "\n".join(lines)
+
+
+def _standing_line(s, rules) -> str:
+    """A riichi seat's result in its parts (points, their difference from the return, uma, oka, penalty, net);
+    in Zung Jung and MCR the points alone, which are the result."""
+    if rules.system != "riichi":
+        return f"  {s.rank}. {s.name:<16} {s.raw:>+7d}"
+    return (f"  {s.rank}. {s.name:<16} raw {s.raw:>7}  vs {rules.return_points}: {s.above_return:>+6d}  "
+            f"uma {s.uma:+d}  oka {s.oka:+d}  penalty {s.penalty:+d}  net {s.net:+g}")
 
 
 # -- commands -------------------------------------------------------------------------------------------

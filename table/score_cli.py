@@ -297,6 +297,9 @@ def run_waits(args: argparse.Namespace) -> int:
 
     tiles = parse_tiles("".join(args.tiles))
     melds = [parse_meld(m) for m in args.meld]
+    if not tiles:
+        raise InputError("no hand given: name the waiting hand's tiles (13, less 3 per meld), e.g. "
+                         "jantaku waits 1112345678999m --discards 9m")
     found = waits(tiles, melds)
     fur = furiten(tiles, melds, parse_tiles(args.discards)) if args.discards is not None else None
     if args.json:

@@ -27,7 +27,11 @@ from typing import Any
 
 from table.errors import InputError
 from table.events import Event, GameStarted, Redo, Undo, event_from_json
-from table.game import GameState, apply, fold, history, resolve, start
+from table.game import GameState, apply, check_new, fold, history, resolve, start
+
+STANDING_PARTS = ("raw", "above_return", "uma", "oka", "penalty", "net")
+"""A riichi game's standings columns: final points, their difference from the return, uma, oka, the end-of-game
+penalty, and the result `net` = above_return + uma + oka + penalty in the preset's unit (1000: +31.2)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -216,6 +220,7 @@ class GameStore:
                     state = fold(log)
                 else:
                     state = apply(cached.state, event)
+                    check_new(cached.state, event)
                     log = cached.log + [event]
                 seq = cached.last_seq + 1
                 self._insert(game_id, seq, event)
@@ -301,36 +306,44 @@ class GameStore:
         change and score after it; the final standings follow a blank line once the game is over.
 
         A hand's change includes the riichi deposits made during it, so each change column adds up from the
-        starting points to the score column (a riichi stick is not a row of its own)."""
+        starting points to the score column (a riichi stick is not a row of its own). Each system has the
+        columns it keeps: riichi the hand's honba and the riichi sticks (USPML: the draw pool) after it, and
+        standings with the return, uma and oka apart; Zung Jung and MCR neither counters nor sticks, and their
+        points are the result."""
         states = self.history(game_id)
-        players = states[0].players
+        players, riichi = states[0].players, states[0].system == "riichi"
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["hand", "round", "honba", "result", *(f"{p} change" for p in players), *players,
-                         "riichi_sticks"])
+        writer.writerow(["hand", "round", *(["honba"] if riichi else []), "result",
+                         *(f"{p} change" for p in players), *players, *(name for name, _ in states[0].on_table)])
+
+        def head(number: int | str, where: str, honba: int, what: str) -> list[object]:
+            return [number, where, *([honba] if riichi else []), what]
+
         base = states[0].points  # the score after the latest row
         for previous, state in itertools.pairwise(states):
             hand = state.last_hand
             if hand is not previous.last_hand and hand is not None:
-                head = [hand.number, hand.round_name, hand.honba, hand.summary(players).split(": ", 1)[1]]
+                row_head = head(hand.number, hand.round_name, hand.honba, hand.summary(players).split(": ", 1)[1])
                 since = base
             elif state.over and not previous.over:
-                head = ["", state.round_name, state.honba, f"game over ({state.over_reason})"]
+                row_head = head("", state.round_name, state.honba, f"game over ({state.over_reason})")
                 since = base
             elif state.points != previous.points and state.riichi == previous.riichi:
-                head = ["", state.round_name, state.honba, "adjustment"]
+                row_head = head("", state.round_name, state.honba, "adjustment")
                 since = previous.points
             else:  # a riichi deposit (counted in its hand's row) or a pao declaration
                 continue
             deltas = [a - b for a, b in zip(state.points, since, strict=True)]
             base = tuple(b + d for b, d in zip(base, deltas, strict=True))
-            writer.writerow([*head, *deltas, *state.points, state.riichi_sticks])
+            writer.writerow([*row_head, *deltas, *state.points, *(count for _, count in state.on_table)])
         final = states[-1]
         if final.over:
+            parts = STANDING_PARTS if riichi else ("raw", "net")
             writer.writerow([])
-            writer.writerow(["rank", "name", "raw", "uma", "oka", "penalty", "net"])
+            writer.writerow(["rank", "name", *parts])
             for s in final.standings:
-                writer.writerow([s.rank, s.name, s.raw, s.uma, s.oka, s.penalty, s.net])
+                writer.writerow([s.rank, s.name, *(getattr(s, part) for part in parts)])
         return buf.getvalue()
 
     # -- internals --------------------------------------------------------------------------------

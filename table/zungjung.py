@@ -15,6 +15,8 @@ the round (or to no one, if that was the winner). The uniform scheme has everyon
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -478,6 +480,57 @@ def bonus_patterns(bonus: Sequence[Tile], seat_wind: int, *, halve: bool = False
     if halve:
         out = [Pattern(p.code, p.name, p.points // 2, p.detail) for p in out]
     return out
+
+
+# --- the totals a hand can make -----------------------------------------------------------------------
+
+VALUE_HONOR_SETS = 4
+"""3.1 Value Honor counts once per dragon or seat-wind set: at most four sets in a hand."""
+
+
+def series_of(code: str) -> str:
+    """The series a pattern belongs to ("4.2" for 4.2.1-4.2.3; a two-part code such as "1.2" is its own series):
+    a hand counts one pattern per series."""
+    return code.rsplit(".", 1)[0] if code.count(".") == 2 else code
+
+
+@functools.cache
+def possible_totals() -> frozenset[int]:
+    """Every value a Zung Jung win can have, worked out from the pattern table, so that a value typed by hand
+    that no hand makes is caught (3 points) while none a hand makes is refused.
+
+    It errs on the generous side: any one pattern per series is added to any other (3.1 up to four times),
+    whether or not one hand can hold both, then the two limits apply; a Chicken Hand is 1. Bonus tiles (11.0,
+    at their full value, as game keeping scores them) add any sum a set of the eight flowers and seasons makes:
+    a Chicken Hand with one guest flower is worth 2.
+    """
+    by_series: dict[str, list[int]] = {}
+    for code, (_, points) in PATTERNS.items():
+        if not code.startswith("11.") and points < LIMIT:
+            by_series.setdefault(series_of(code), []).append(points)
+    by_series["3.1"] = [PATTERNS["3.1"][1] * sets for sets in range(1, VALUE_HONOR_SETS + 1)]
+    sums = {0}
+    for options in by_series.values():
+        sums |= {min(total + points, LIMIT) for total in sums for points in options}
+    bonus_tiles = [Tile(kind) for kind in (*FLOWER_KINDS, *SEASON_KINDS)]
+    bonus_sums = {sum(p.points for p in bonus_patterns(chosen, 0))
+                  for n in range(len(bonus_tiles) + 1) for chosen in itertools.combinations(bonus_tiles, n)}
+    totals = {CHICKEN_POINTS} | {points for _, points in PATTERNS.values() if points >= LIMIT}
+    totals |= {min(hand + bonus, LIMIT) for hand in sums for bonus in bonus_sums if hand or bonus}
+    return frozenset(totals)
+
+
+def impossible_total(value: int) -> str | None:
+    """Why no Zung Jung win is worth `value` points (naming the nearest values that are), or None if one can be."""
+    totals = possible_totals()
+    if value in totals:
+        return None
+    if value > max(totals):
+        return f"no Zung Jung hand is worth more than {max(totals)}"
+    nearest = [t for t in (max((t for t in totals if t < value), default=None), min(t for t in totals if t > value))
+               if t is not None]
+    values = " and ".join(map(str, nearest))
+    return f"no Zung Jung hand adds up to {value} (the nearest {'are' if len(nearest) > 1 else 'is'} {values})"
 
 
 # --- validation -------------------------------------------------------------------------------------

@@ -237,6 +237,11 @@ def test_furiten_check_page(server, browser):
     # the pond read by the camera: the replay photo of a table seen from above, its near pond (the real recognizer)
     recognizer = page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.device.recognizer)")
     if not recognizer.startswith("none"):
+        page.select_option("#f-photo", "04-table-from-above.jpg")  # ponds, but no hand in sight
+        page.fill("#f-hand", "")
+        page.click("#f-check")
+        expect(page.locator("#f-result .error")).to_contain_text(
+            "no hand was typed and none was read from the photo", timeout=30000)
         page.select_option("#f-photo", "04-table-from-above.jpg")
         page.fill("#f-hand", "123456789m123p4z")
         page.fill("#f-discards", "")
@@ -244,6 +249,45 @@ def test_furiten_check_page(server, browser):
         page.click("#f-check")
         expect(page.locator("#f-result")).to_contain_text("FURITEN", timeout=30000)  # the models read the photo
         expect(page.locator("#f-discards")).to_have_value("3z4m13p45z1s4z7m2p1z5s9m")
+
+
+def test_final_standings_show_each_part_of_the_result_and_the_tab_has_an_icon(server, browser):
+    """The club's sheet on the scoreboard and the keeper's page: the points, then in thousands as the result their
+    difference from the 30,000 return, uma and oka (Tenhou: oka 20,000 to first, uma +20/+10/-10/-20), adding up to the
+    result, in view on a phone too; the tab's icon loads, and nothing the scoreboard asks for is a 404."""
+    from playwright.sync_api import expect
+
+    keeper = keeper_with_a_new_game(browser, server.url, ["Qui", "Ray", "Sam", "Tom"])  # tenhou, the first preset
+    expect(keeper.locator("#game-title")).to_contain_text("Tenhou")
+    keeper.evaluate("() => J.api('POST', '/api/adjust', {amounts: [8000, -3000, 0, -5000], reason: 'sheet'})")
+    keeper.evaluate("() => J.api('POST', '/api/end', {reason: 'time called'})")
+    board = browser.new_page(viewport={"width": 1280, "height": 900})
+    failed: list[str] = []
+    board.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    board.goto(server.url + "/")
+    header = ["Rank", "Player", "Points", "vs 30,000", "Uma", "Oka", "Result"]
+    first = ["1", "Qui", "33,000", "+3", "+20", "+20", "+43"]
+    last = ["4", "Tom", "20,000", "-10", "-20", "0", "-30"]
+    for page in (board, keeper):
+        card = page.locator("#standings")
+        expect(card).to_be_visible()
+        expect(card.locator("th")).to_have_text(header)
+        expect(card.locator("tbody tr").first.locator("td")).to_have_text(first)
+        expect(card.locator("tbody tr").last.locator("td")).to_have_text(last)
+    board.locator("#standings").screenshot(path=str(ARTIFACTS / "scoreboard-standings.png"))
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(server.url + "/")
+    expect(phone.locator("#standings td[data-part='net']").first).to_have_text("+43")
+    assert phone.eval_on_selector("#standings .standings-box", "b => b.scrollWidth <= b.clientWidth")  # no scrolling
+    phone.locator("#standings").screenshot(path=str(ARTIFACTS / "scoreboard-standings-phone.png"))
+    phone.close()
+    icon = "(src) => new Promise((done) => { const i = new Image(); i.onload = () => done(i.naturalWidth);" \
+           " i.onerror = () => done(-1); i.src = src; })"
+    assert board.evaluate(icon, board.eval_on_selector("link[rel=icon]", "l => l.href")) > 0
+    assert board.evaluate(icon, server.url + "/favicon.ico") > 0
+    assert failed == []
+    board.close()
+    keeper.close()
 
 
 def test_text_tiles_when_the_device_has_no_tile_pictures(server, browser):

@@ -197,6 +197,16 @@ def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
         assistant.check_furiten(0, hand="123m", discards="")
 
 
+@pytest.mark.parametrize("read_pond", [False, True])
+def test_furiten_check_with_no_hand_typed_or_in_the_photo_says_so(assistant, read_pond):
+    """The table seen from above shows ponds but no hand: the check says what is missing, not "not 0 tiles"."""
+    assistant.camera.select("04-table-from-above.jpg")
+    with pytest.raises(InputError, match="^no hand was typed and none was read from the photo: type the waiting "
+                                         "hand .* or lay it face up"):
+        assistant.check_furiten(0, hand="", discards="1m", read_pond=read_pond)
+    assert assistant.keeper_snapshot()["furiten"] is None
+
+
 def test_pending_proposal_and_photo_links_survive_a_restart(tmp_path):
     a = make_assistant(tmp_path)
     a.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")

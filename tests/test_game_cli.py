@@ -75,9 +75,15 @@ def test_full_club_hanchan_from_the_shell(jantaku):
     #   Cid 25700 - 30000 - 10000 = -14.3;         Ann 13300 - 30000 - 20000 = -36.7   (sum 0)
     assert [(r["name"], r["rank"], r["raw"], r["net"]) for r in final["standings"]] == [
         ("Bob", 1, 31000, 41.0), ("Dee", 2, 30000, 10.0), ("Cid", 3, 25700, -14.3), ("Ann", 4, 13300, -36.7)]
+    # The organiser's sheet: points, their difference from the 30000 return, uma, oka and penalty add up to the result.
+    assert [(r["above_return"], r["uma"], r["oka"], r["penalty"], r["net_points"]) for r in final["standings"]] == [
+        (1000, 20000, 20000, 0, 41000), (0, 10000, 0, 0, 10000), (-4300, -10000, 0, 0, -14300),
+        (-16700, -20000, 0, 0, -36700)]
 
     text = ok(jantaku, *game, "show")
-    assert "game over: South 4 finished" in text and "net +41" in text
+    assert "game over: South 4 finished" in text
+    assert "1. Bob              raw   31000  vs 30000:  +1000  uma +20000  oka +20000  penalty +0  net +41" in text
+    assert "4. Ann              raw   13300  vs 30000: -16700  uma -20000  oka +0  penalty +0  net -36.7" in text
     code, _, err = jantaku(*game, "riichi", "Ann")
     assert code == 2 and "the game is over" in err
 
@@ -85,7 +91,11 @@ def test_full_club_hanchan_from_the_shell(jantaku):
     hands = rows[1: rows.index([])]
     assert len(hands) == 14 and hands[-1][0] == "14"  # 13 hands and the chombo
     assert hands[5][3] == "chombo, Ann" and hands[-1][-5:] == ["13300", "31000", "25700", "30000", "0"]
-    assert rows[-1] == ["4", "Ann", "13300", "-20000", "0", "0", "-36.7"]
+    assert rows[-6:] == [[], ["rank", "name", "raw", "above_return", "uma", "oka", "penalty", "net"],
+                         ["1", "Bob", "31000", "1000", "20000", "20000", "0", "41.0"],
+                         ["2", "Dee", "30000", "0", "10000", "0", "0", "10.0"],
+                         ["3", "Cid", "25700", "-4300", "-10000", "0", "0", "-14.3"],
+                         ["4", "Ann", "13300", "-16700", "-20000", "0", "0", "-36.7"]]
 
 
 def test_export_and_replay_round_trip(jantaku, tmp_path):

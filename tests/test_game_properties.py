@@ -75,4 +75,7 @@ def test_points_are_conserved_and_the_settlement_balances(preset, script):
     assert voided >= 0 and (voided == 0 or rules.leftover_sticks == "void")
     assert sum(s.net_points for s in state.standings) == sum(state.penalties) - voided
     assert sorted(s.seat for s in state.standings) == [0, 1, 2, 3]
+    for s in state.standings:  # the sheet's parts add up to the result
+        assert s.above_return == s.raw - rules.return_points
+        assert s.above_return + s.uma + s.oka + s.penalty == s.net_points
     assert fold(log) == state  # the reducer is deterministic: the log alone rebuilds the state

@@ -147,8 +147,35 @@ def test_export_csv_has_one_row_per_hand(store):
     # every change column adds up from the starting 25000 to the score in the last row
     for seat in range(4):
         assert 25000 + sum(int(r[4 + seat]) for r in rows[1:4]) == int(rows[3][8 + seat])
-    assert rows[5] == ["rank", "name", "raw", "uma", "oka", "penalty", "net"]
-    assert rows[6][:3] == ["1", "Cid", "27300"]
+    assert rows[5] == ["rank", "name", "raw", "above_return", "uma", "oka", "penalty", "net"]
+    assert rows[6] == ["1", "Cid", "27300", "-2700", "20000", "20000", "0", "37.3"]
+
+
+def test_export_csv_of_a_uspml_game_carries_its_draw_pool_not_riichi_sticks(store):
+    """USPML has no riichi: what waits on the table is the pool the noten seats paid into at a draw."""
+    game = store.new_game(PLAYERS, "uspml")
+    store.append(game, ExhaustiveDraw(tenpai=(1,)))  # Ann (dealer), Cid, Dee noten: 1 each into the pool
+    store.append(game, ExhaustiveDraw())  # all noten: the pool holds 7; both dealers were noten: Cid deals
+    store.append(game, Tsumo(Win(2)))  # Cid, the dealer, self-draws: 2 from each, and the pool
+    store.append(game, GameEnded())
+    rows = list(csv.reader(io.StringIO(store.export_csv(game))))
+    assert rows[0] == ["hand", "round", "honba", "result", *(f"{p} change" for p in PLAYERS), *PLAYERS, "pool"]
+    assert rows[1][-5:] == ["19", "20", "19", "19", "3"]
+    assert rows[2][-5:] == ["18", "19", "18", "18", "7"]
+    assert rows[3][3:] == ["tsumo, Cid", "-2", "-2", "13", "-2", "16", "17", "31", "16", "0"]
+    assert rows[7] == ["1", "Cid", "31", "11", "0", "0", "0", "11.0"]
+
+
+def test_export_csv_of_zung_jung_and_mcr_has_no_counters_or_sticks(store):
+    """Neither system has honba or riichi sticks, and their points are the result: no uma, oka or return."""
+    for preset in ("zungjung", "mcr"):
+        game = store.new_game(PLAYERS, preset)
+        store.append(game, Tsumo(Win(1, value=10)))
+        store.append(game, GameEnded())
+        rows = list(csv.reader(io.StringIO(store.export_csv(game))))
+        assert rows[0] == ["hand", "round", "result", *(f"{p} change" for p in PLAYERS), *PLAYERS], preset
+        assert all(len(row) == len(rows[0]) for row in rows[1:3]), preset
+        assert rows[4:6] == [["rank", "name", "raw", "net"], ["1", "Bob", rows[1][-3], f"{rows[1][-3]}.0"]], preset
 
 
 def test_export_csv_columns_add_up_with_a_stick_left_when_time_is_called(store):

@@ -36,7 +36,7 @@ from table.events import (
     Win,
     event_from_json,
 )
-from table.game import apply, fold, start
+from table.game import apply, check_new, fold, start
 
 # ---------------------------------------------------------------- Zung Jung
 
@@ -102,8 +102,12 @@ def test_a_zung_jung_game_of_16_hands_from_the_shell(jantaku, tmp_path):
 
     # The CSV has one row per hand; the JSON lines replay to the same state.
     rows = list(csv.reader(io.StringIO(ok(jantaku, *g, "export", "--csv"))))
-    assert rows[1][:4] == ["1", "Hand 1", "0", "ron, Bob from Cid, 70 points"]
-    assert rows[16][1] == "Hand 16" and rows[16][-5:-1] == ["-10", "175", "-100", "-65"]
+    assert rows[0] == ["hand", "round", "result", "Ann change", "Bob change", "Cid change", "Dee change",
+                       "Ann", "Bob", "Cid", "Dee"]  # no honba, no riichi sticks
+    assert rows[1][:3] == ["1", "Hand 1", "ron, Bob from Cid, 70 points"]
+    assert rows[16][1] == "Hand 16" and rows[16][-4:] == ["-10", "175", "-100", "-65"]
+    assert rows[18:] == [["rank", "name", "raw", "net"], ["1", "Bob", "175", "175.0"], ["2", "Ann", "-10", "-10.0"],
+                         ["3", "Dee", "-65", "-65.0"], ["4", "Cid", "-100", "-100.0"]]  # no uma, oka or return
     log = tmp_path / "zj.jsonl"
     log.write_text(ok(jantaku, *g, "export"))
     events = [json.loads(line) for line in log.read_text().splitlines()]
@@ -334,6 +338,42 @@ def test_zung_jung_variants_named_by_the_text():
     with pytest.raises(InputError, match="5"):
         apply(competitive, Tsumo(Win(0, value=4)))
     assert apply(competitive, Tsumo(Win(0, value=5))).points == (15, -5, -5, -5)
+
+
+def test_a_zung_jung_value_no_hand_makes_is_refused_and_every_other_is_kept(jantaku):
+    """Typed by hand: 3 points or 350 is a slip (patterns are multiples of 5 and bonus tiles 2 or 4 each, a Chicken
+    Hand 1, and over the 320 limit only single patterns of 400 or 480 count); 2 is a Chicken Hand with a guest
+    flower, which the same game also records from the tiles."""
+    g = ["game"]
+    ok(jantaku, *g, "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    assert ("Bob's hand cannot be worth 3 points: no Zung Jung hand adds up to 3 (the nearest are 2 and 4)"
+            in refused(jantaku, *g, "tsumo", "Bob", "--points", "3"))
+    assert "(the nearest are 320 and 400)" in refused(jantaku, *g, "ron", "--from", "Ann", "--winner", "Bob",
+                                                       "--points", "350")
+    assert state_of(jantaku)["events"] == 1  # nothing was stored
+    out = json.loads(ok(jantaku, *g, "tsumo", "Bob", "--hand", "567s123p5m", "--win", "5m", "--meld", "chi:234m",
+                        "--meld", "pon:999p", "--flowers", "3g", "--json"))
+    assert out["last_hand"]["wins"][0]["value"] == 2
+    for value in ("2", "4", "7", "400", "480"):
+        ok(jantaku, *g, "tsumo", "Bob", "--points", value)
+    with pytest.raises(InputError, match="cannot be worth 3 points"):
+        check_new(_game("zungjung"), Ron(2, (Win(0, value=3),)))  # a posted event too
+    assert apply(_game("zungjung"), Ron(2, (Win(0, value=3),))).points[0] > 0  # a log kept before still loads
+
+
+def test_the_uniform_payoff_says_nothing_of_same_round_immunity(jantaku):
+    """Under the uniform payoff everybody pays the value: nobody is responsible, so no immunity note, in the
+    score, the hand's JSON or the CSV; the standard payoff still names who is responsible."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung-uniform")
+    out = ok(jantaku, "game", "ron", "--from", "Dee", "--winner", "Ann", "--points", "30", "--first-from", "Bob")
+    assert "last hand: Hand 1: ron, Ann from Dee, 30 points [+90 -30 -30 -30]" in out and "immunity" not in out
+    assert state_of(jantaku)["last_hand"]["first_discarder"] is None
+    assert "immunity" not in ok(jantaku, "game", "export", "--csv")
+    events = [json.loads(line) for line in ok(jantaku, "game", "export").splitlines()]
+    assert events[1]["first_discarder"] == 1  # what was typed stays in the log
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    out = ok(jantaku, "game", "ron", "--from", "Dee", "--winner", "Ann", "--points", "30", "--first-from", "Bob")
+    assert "(same-round immunity: Bob responsible), 30 points [+90 -40 -25 -25]" in out
 
 
 def test_zung_jung_blessing_of_earth_is_recorded_on_a_ron(jantaku):

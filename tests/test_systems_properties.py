@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from table.hand import Hand, Meld
 from table.tiles import Tile
-from table.zungjung import LIMIT, PATTERNS, ZungJungWin, score_zungjung
+from table.zungjung import LIMIT, PATTERNS, ZungJungRules, ZungJungWin, possible_totals, score_zungjung
 
 MahjongGB = pytest.importorskip("MahjongGB", reason="PyMahjongGB (the jantaku[mcr] extra) is not installed")
 
@@ -74,6 +74,17 @@ def test_zungjung_scores_every_complete_hand_within_the_rules(hand, self_drawn, 
     assert all(n == 1 for s, n in series.items() if s not in SINGLE_SERIES_EXEMPT)
     if result.limit == "single":
         assert len(result.patterns) == 1 and result.patterns[0].points >= LIMIT
+
+
+@settings(max_examples=300, deadline=None)
+@given(winning_hands(), st.booleans(), st.integers(0, 3), st.booleans(),
+       st.sets(st.sampled_from([Tile(k) for k in range(34, 42)])))
+def test_every_zungjung_value_is_one_the_game_accepts(hand, self_drawn, seat, last_tile, bonus):
+    """The values game keeping accepts typed by hand (`possible_totals`) hold every value a scored hand has,
+    with bonus tiles or without."""
+    result = score_zungjung(hand, ZungJungWin(self_drawn=self_drawn, seat_wind=seat, last_tile=last_tile,
+                                              bonus=tuple(sorted(bonus))), ZungJungRules(bonus_tiles=bool(bonus)))
+    assert result.total in possible_totals(), (hand, [(p.code, p.points) for p in result.patterns])
 
 
 @settings(max_examples=300, deadline=None)

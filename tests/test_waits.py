@@ -108,6 +108,8 @@ def test_waits_cli(capsys):
     }
     code, _, err = run_cli(capsys, "waits", "123m")
     assert code == 2 and "wrong tile count" in err
+    code, out, err = run_cli(capsys, "waits", "", "--discards", "9m")
+    assert code == 2 and out == "" and "no hand given: name the waiting hand's tiles" in err and "not 0" not in err
 
 
 @pytest.mark.parametrize("discards", ["1s1s1s", "9s9s9s9s9s"])

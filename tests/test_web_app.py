@@ -118,6 +118,19 @@ def test_photo_route_with_the_default_relative_data_folder(tmp_path, monkeypatch
         assistant.store.close()
 
 
+def test_favicon_is_a_tile_drawn_in_svg_and_every_page_links_it(client):
+    """Browsers ask for /favicon.ico whether or not a page links one: it must not be a 404."""
+    resp = client.get("/favicon.ico")
+    assert resp.status_code == 200 and resp.mimetype == "image/svg+xml"
+    svg = resp.get_data(as_text=True)
+    assert svg.lstrip().startswith("<svg") and "<text" not in svg and "href" not in svg  # drawn, no font, no link
+    assert client.get("/static/favicon.svg").get_data(as_text=True) == svg
+    login(client)
+    for path in ("/", "/keeper", "/keeper/history", "/keeper/furiten", "/keeper/panel", "/keeper/login"):
+        html = client.get(path).get_data(as_text=True)
+        assert '<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">' in html, path
+
+
 def test_unknown_api_path_and_wrong_method_answer_json(client):
     resp = client.get("/api/nothing")
     assert resp.status_code == 404 and "no such page" in resp.get_json()["error"]
@@ -249,6 +262,28 @@ def test_whole_hand_through_the_api(env):
     assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
 
 
+def test_final_standings_carry_the_return_uma_and_oka_apart(env):
+    """Tenhou: 30000 return, oka 20000 to first, uma +20/+10/-10/-20: each part on the page's data and the CSV."""
+    app, _, _ = env
+    client = app.test_client()
+    h = login(client)
+    client.post("/api/adjust", json={"amounts": [8000, -3000, 0, -5000], "reason": "sheet"}, headers=h)
+    game = client.post("/api/end", json={"reason": "time called"}, headers=h).get_json()["state"]["game"]
+    assert client.get("/api/state").get_json()["game"]["standings"] == game["standings"]
+    assert (game["return_points"], game["unit"]) == (30000, 1000)
+    parts = [(r["name"], r["points"], r["above_return"], r["uma"], r["oka"], r["penalty"], r["net_points"], r["net"])
+             for r in game["standings"]]
+    assert parts == [("Aki", 33000, 3000, 20000, 20000, 0, 43000, 43.0), ("Cid", 25000, -5000, 10000, 0, 0, 5000, 5.0),
+                     ("Ben", 22000, -8000, -10000, 0, 0, -18000, -18.0),
+                     ("Dee", 20000, -10000, -20000, 0, 0, -30000, -30.0)]
+    csv_text = client.get(f"/api/games/{game['id']}/export.csv").get_data(as_text=True)
+    assert csv_text.splitlines()[-5:] == ["rank,name,raw,above_return,uma,oka,penalty,net",
+                                          "1,Aki,33000,3000,20000,20000,0,43.0", "2,Cid,25000,-5000,10000,0,0,5.0",
+                                          "3,Ben,22000,-8000,-10000,0,0,-18.0", "4,Dee,20000,-10000,-20000,0,0,-30.0"]
+    assert json.loads(client.get(f"/api/games/{game['id']}/export.json").data)["state"]["standings"][0][
+        "above_return"] == 3000
+
+
 @pytest.mark.parametrize(
     ("method", "path", "body", "message"),
     [
@@ -277,6 +312,8 @@ def test_whole_hand_through_the_api(env):
         ("POST", "/api/proposal/confirm", {}, "no proposed hand"),
         ("POST", "/api/furiten", {"seat": 0, "hand": "123m", "discards": ""}, "13 tiles"),
         ("POST", "/api/furiten", {"seat": 0, "melds": "pon:111z"}, "melds must be a list"),
+        ("POST", "/api/furiten", {"seat": 0, "hand": "", "photo": "04-table-from-above.jpg"},
+         "no hand was typed and none was read from the photo"),
         ("POST", "/api/panel/press", {"button": "explode"}, "no button"),
         ("POST", "/api/riichi", {"seat": 1.5}, "seat must be 0-3"),
         ("POST", "/api/ron", {"discarder": 0, "winners": [{"seat": 1, "han": 2.5, "fu": 30}]}, "whole number"),

@@ -11,10 +11,13 @@ from table.errors import InputError
 from table.hand import parse_hand
 from table.tiles import parse_tiles
 from table.zungjung import (
+    LIMIT,
     PATTERNS,
     ZungJungRules,
     ZungJungWin,
     bonus_patterns,
+    impossible_total,
+    possible_totals,
     score_zungjung,
     zungjung_payoff,
 )
@@ -128,6 +131,30 @@ def test_every_pattern_scores_its_listed_value(concealed, win, melds, how, total
     assert codes(result) == sorted(expected)
     assert result.total == total
     assert sum(p.points for p in result.patterns) == total or result.limit == "cap"
+    assert total in possible_totals()
+
+
+def test_the_values_a_hand_can_have_come_from_the_pattern_table():
+    """Every pattern of categories 1-10 is 5 points or a multiple of it, so without bonus tiles a hand is a Chicken
+    Hand's 1 or a multiple of 5 up to the 320 limit, or a single pattern over it (400, 480). Bonus tiles add 2 (a
+    guest flower or season) or 4 (the seat's own) each and 10 a set, so a Chicken Hand with one guest flower is
+    worth 2 and a 5-point hand with one 7; only 3, and what lies between 320, 400 and 480, no hand makes."""
+    totals = possible_totals()
+    assert all(points in totals for code, (_, points) in PATTERNS.items())
+    assert {1, 2, 4, 5, 6, 7, 15, 320, 400, 480} <= totals
+    assert sorted(set(range(-5, 600)) - totals) == [*range(-5, 1), 3, *range(321, 400), *range(401, 480),
+                                                    *range(481, 600)]
+    chicken = zj("567s123p5m", "5m", ("chi:234m", "pon:999p"), rules=ZungJungRules(bonus_tiles=True), bonus="3g")
+    assert chicken.total == 2
+    assert max(totals) == max(points for _, points in PATTERNS.values()) > LIMIT
+
+
+def test_a_value_no_hand_makes_is_named_with_the_nearest_ones():
+    assert impossible_total(3) == "no Zung Jung hand adds up to 3 (the nearest are 2 and 4)"
+    assert impossible_total(350) == "no Zung Jung hand adds up to 350 (the nearest are 320 and 400)"
+    assert impossible_total(481) == "no Zung Jung hand is worth more than 480"
+    assert impossible_total(0) == "no Zung Jung hand adds up to 0 (the nearest is 1)"
+    assert impossible_total(1) is impossible_total(2) is impossible_total(35) is impossible_total(400) is None
 
 
 def test_each_pattern_names_itself_with_its_points():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, send_file
+from flask import Blueprint, Response, current_app, jsonify, render_template, send_file, send_from_directory
 
 from table.errors import InputError
 
@@ -16,6 +16,12 @@ def assistant():
 @bp.get("/")
 def scoreboard():
     return render_template("scoreboard.html")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico whatever the pages link: answer with the same SVG tile, not a 404."""
+    return send_from_directory(current_app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
 
 @bp.get("/api/state")

@@ -164,5 +164,38 @@ const J = (() => {
     return box;
   }
 
-  return { api, say, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, WINDS };
+  const num = (n) => Number(n).toLocaleString("en-US");
+
+  // The final standings into `card` (hidden while the game is on). A riichi game shows each part of the result
+  // as a club's score sheet does: the points, then in the result's unit (1,000: +8.8) their difference from the
+  // return, uma, oka (first place's bonus), a penalty column when someone has one, and the result they add up
+  // to; in Zung Jung and MCR the points are the result.
+  function drawStandings(card, g) {
+    const rows = (g && g.standings) || [];
+    card.hidden = !rows.length;
+    if (!rows.length) return;
+    const unit = g.unit || 1;
+    const inUnit = (n) => { const v = Math.round((n / unit) * 1000) / 1000; return (v > 0 ? "+" : "") + v; };
+    const cols = [["Rank", (r) => r.rank], ["Player", (r) => r.name], ["Points", (r) => num(r.points), "points"]];
+    if (!g.system || g.system === "riichi") {
+      const each = unit === 1 ? "" : ` (in ${num(unit)}s, as the result)`;
+      cols.push([`vs ${num(g.return_points)}`, (r) => inUnit(r.above_return), "above_return",
+                 `points above (or below) the ${num(g.return_points)} return${each}`],
+                ["Uma", (r) => inUnit(r.uma), "uma", `placement bonus${each}`],
+                ["Oka", (r) => inUnit(r.oka), "oka", `first place's bonus${each}`]);
+      if (rows.some((r) => r.penalty)) {
+        cols.push(["Penalty", (r) => inUnit(r.penalty), "penalty", `end-of-game penalty${each}`]);
+      }
+    }
+    cols.push(["Result", (r) => (r.net > 0 ? "+" : "") + r.net, "net"]);
+    const head = el("tr", {}, ...cols.map(([title, , part, tip]) =>
+      el("th", part ? { class: "num", ...(tip ? { title: tip } : {}) } : {}, title)));
+    const body = rows.map((r) => el("tr", {}, ...cols.map(([, value, part]) =>
+      el("td", part ? { class: "num", "data-part": part } : {}, value(r)))));
+    const table = el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, ...body));
+    card.querySelector(".standings-box").replaceChildren(table);
+  }
+
+  return { api, say, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
+           WINDS };
 })();

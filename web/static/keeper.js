@@ -72,6 +72,7 @@
         mini.append(box);
       }
     }
+    J.drawStandings($("standings"), g);
     for (const b of document.querySelectorAll("[data-riichi]")) {
       const seat = Number(b.dataset.riichi);
       b.textContent = `Riichi: ${J.seatName(s, seat)}`;

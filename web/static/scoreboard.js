@@ -39,7 +39,7 @@
       d.className = "delta " + (dv > 0 ? "up" : dv < 0 ? "down" : "");
     }
     renderLast(g);
-    renderStandings(g);
+    J.drawStandings(document.getElementById("standings"), g);
     document.querySelector(".board-layout").classList.toggle("has-side", !!(g && (g.last || (g.standings && g.standings.length))));
   }
 
@@ -64,18 +64,6 @@
     body.append(ds);
     const photo = last.photo;
     J.overlay(document.getElementById("last-photo"), photo && photo.url, photo && photo.image, photo && photo.tiles);
-  }
-
-  function renderStandings(g) {
-    const card = document.getElementById("standings");
-    card.hidden = !(g && g.standings && g.standings.length);
-    if (card.hidden) return;
-    const tbody = card.querySelector("tbody");
-    tbody.replaceChildren();
-    for (const r of g.standings) {
-      tbody.append(J.el("tr", {}, J.el("td", {}, r.rank), J.el("td", {}, r.name), J.el("td", { class: "num" }, fmt(r.points)),
-        J.el("td", { class: "num" }, (r.net > 0 ? "+" : "") + r.net)));
-    }
   }
 
   async function poll() {
