@@ -50,6 +50,8 @@ BACK_HUE = 0.03  # chromaticity apart from the faces' ground at which a back sho
 BLANK_HUE = 0.01  # and within which a back has the ground's colour: a blank face
 BLANK_LIGHT = 0.9  # if lit as the faces are, at this share of their ground's brightness or more (MODEL_CARD.md)
 CLIPPED = 250.0  # grey level of faces whose ground is over-exposed: a pale back clips to the same white
+CLOTH = 0.5  # a white dragon read less surely than this, its middle lit at a share of the faces' ground within
+CLOTH_LIGHT = (0.5, 0.8)  # these, is bare cloth or a tile's side; a black set's blank face is darker (MODEL_CARD.md)
 UNSURE = 0.9  # a crop whose best class the ensemble gives less than this is read again cut tighter and wider
 RECUT_MARGINS = (0.0, 0.12)  # box margins of those second cuts (training jitters boxes by up to 7 %; MODEL_CARD.md)
 ALTERNATIVES = 3  # other faces kept per tile, with odds of at least ALTERNATIVE_ODDS against the face read
@@ -197,7 +199,7 @@ def _face_colour(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
     return np.median(grounds, 0) if len(grounds) >= 3 else None
 
 
-def _blank_faces(img: np.ndarray, tiles: list[SeenTile]) -> list[SeenTile]:
+def _blank_faces(img: np.ndarray, tiles: list[SeenTile], ground: np.ndarray | None) -> list[SeenTile]:
     """Tiles with each back whose middle has the colour of the faces' blank ground named a white dragon (haku).
 
     A haku's face is blank, and a sharpened or tone-mapped photo (phones do both) makes the detector take it for
@@ -208,7 +210,6 @@ def _blank_faces(img: np.ndarray, tiles: list[SeenTile]) -> list[SeenTile]:
     colour (shadows or cloth read as backs) than white ones, and its backs stay backs; nor can a photo whose faces
     are over-exposed (CLIPPED) tell a pale back, clipped white too, from a blank face (measured:
     tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
-    ground = _face_colour(img, tiles)
     backs = [k for k, t in enumerate(tiles) if t.tile == BACK]
     if ground is None or ground.max() >= CLIPPED or not backs:
         return tiles
@@ -218,6 +219,19 @@ def _blank_faces(img: np.ndarray, tiles: list[SeenTile]) -> list[SeenTile]:
     if sum(h >= BACK_HUE for h in hue.values()) < max(2, len(blank)):
         return tiles
     return [dataclasses.replace(t, tile="5z") if k in blank else t for k, t in enumerate(tiles)]
+
+
+def _cloth_hakus(img: np.ndarray, tiles: list[SeenTile], ground: np.ndarray | None) -> list[SeenTile]:
+    """Tiles less the white dragons that are bare cloth. A blank stretch of cloth (the slot of an automatic table,
+    a plain mat) passes the detector as a tile's face now and then, and the classifier names a face with nothing on
+    it a haku. A real haku's middle is the faces' ground, lit as they are (over 0.9 of it on the shared photos);
+    cloth is darker, grey or coloured (0.71-0.79 in them). Sure readings are kept, and so is a middle darker still,
+    which is what a black-faced set's haku has against its light pips (measured: models/MODEL_CARD.md)."""
+    if ground is None:
+        return tiles
+    low, high = CLOTH_LIGHT[0] * ground.sum(), CLOTH_LIGHT[1] * ground.sum()
+    return [t for t in tiles if t.tile != "5z" or t.confidence >= CLOTH
+            or not low <= np.median(_middle(img, t), 0).sum() < high]
 
 
 def _white_balanced(img: np.ndarray, tiles: list[SeenTile]) -> np.ndarray | None:
@@ -553,4 +567,6 @@ class Recognizer:
             if conf >= MIN_CONFIDENCE:  # digits of a score display, a tile-like corner of the table
                 tiles.append(SeenTile(name, d.box, conf, horizontal=is_horizontal(d.det) != (d.turns % 2 == 1),
                                       orientation=orientation, alternatives=alternatives))
-        return _blank_faces(img, _tile_sized(_one_per_tile(tiles), img.shape[1], img.shape[0]))
+        tiles = _tile_sized(_one_per_tile(tiles), img.shape[1], img.shape[0])
+        ground = _face_colour(img, tiles)
+        return _cloth_hakus(img, _blank_faces(img, tiles, ground), ground)
