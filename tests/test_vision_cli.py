@@ -108,6 +108,25 @@ def test_a_photo_too_large_is_refused_from_its_header_before_it_is_decoded(
         load_photo(path)
 
 
+def test_a_jpeg_cut_short_reads_to_its_grey_rows_without_a_decoder_message(tmp_path: Path,
+                                                                         capfd: pytest.CaptureFixture[str]) -> None:
+    """libjpeg under OpenCV printed "Premature end of JPEG file" on the console for a file cut short in copying;
+    the reading's own note says what it means."""
+    rng = np.random.default_rng(1)
+    whole = tmp_path / "whole.jpg"
+    cv2.imwrite(str(whole), rng.integers(0, 255, (240, 320, 3), dtype=np.uint8))
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(data[: len(data) // 2])
+    img = load_photo(cut)
+    assert img.shape == load_photo(whole).shape
+    assert "Premature end" not in capfd.readouterr().err
+    assert picture_notes(img)[0].startswith("the bottom ")
+    (tmp_path / "cut.png").write_bytes(cv2.imencode(".png", img)[1].tobytes()[:2000])  # other formats cut: refused
+    with pytest.raises(InputError, match="not an image that can be read"):
+        load_photo(tmp_path / "cut.png")
+
+
 def test_picture_notes_name_a_missing_colour_and_a_flat_grey_bottom() -> None:
     rng = np.random.default_rng(0)
     photo = rng.integers(0, 255, (200, 300, 3), dtype=np.uint8)

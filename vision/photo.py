@@ -32,9 +32,10 @@ def load_photo(path: str | Path) -> np.ndarray:
     _too_large(p, *_header_size(p))
     # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1), but not the transform boxes that turn a HEIF
     # file (HEIC, AVIF: an ISO media file, "ftyp" at byte 4) upright
-    img = None if data[4:8] == b"ftyp" else _opencv_photo(p)
+    cut = _cut_jpeg(data)
+    img = None if data[4:8] == b"ftyp" or cut else _opencv_photo(p)
     if img is None:
-        img = _pillow_photo(p)
+        img = _pillow_photo(p, cut)
     if img is None:
         raise InputError(f"{p} is not an image that can be read (JPEG, HEIC, PNG, WebP, AVIF, TIFF, BMP)")
     h, w = img.shape[:2]
@@ -61,6 +62,12 @@ def _opencv_photo(p: Path) -> np.ndarray | None:
         logging.setLogLevel(level)
 
 
+def _cut_jpeg(data: bytes) -> bool:
+    """A JPEG without its end marker: cut short in copying. Under OpenCV, libjpeg prints "Premature end of JPEG
+    file" on the console; Pillow decodes it as quietly, the missing rows flat grey as there (`picture_notes`)."""
+    return data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]
+
+
 def _header_size(p: Path) -> tuple[int, int]:
     """Width and height from the file's header, before any decoding: a small PNG can hold a 900-megapixel picture,
     which OpenCV would decode whole (gigabytes, more than a Pi has) before its size could be refused. (0, 0) when
@@ -79,14 +86,16 @@ def _header_size(p: Path) -> tuple[int, int]:
             return 0, 0
 
 
-def _pillow_photo(p: Path) -> np.ndarray | None:
-    """HEIC (an iPhone's default) and AVIF, which OpenCV does not decode or does not turn, and whatever else
-    OpenCV cannot decode. pillow-heif applies a HEIC's transform boxes and sets its EXIF orientation to 1; Pillow
-    gives an AVIF's as its EXIF orientation, applied here as any other's. None when Pillow cannot read it."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+def _pillow_photo(p: Path, cut: bool = False) -> np.ndarray | None:
+    """HEIC (an iPhone's default) and AVIF, which OpenCV does not decode or does not turn, a JPEG cut short, and
+    whatever else OpenCV cannot decode. pillow-heif applies a HEIC's transform boxes and sets its EXIF orientation
+    to 1; Pillow gives an AVIF's as its EXIF orientation, applied here as any other's. None when Pillow cannot read
+    it (other files cut short included: only a JPEG decodes to a picture with its missing part plainly grey)."""
+    from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
     from pillow_heif import register_heif_opener
 
     register_heif_opener()
+    ImageFile.LOAD_TRUNCATED_IMAGES = cut
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -98,6 +107,8 @@ def _pillow_photo(p: Path) -> np.ndarray | None:
                          "refused") from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         return None
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
     return np.ascontiguousarray(np.asarray(rgb)[..., ::-1])
 
 
