@@ -24,6 +24,7 @@ import os
 import platform
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -510,10 +511,28 @@ def _timings(ours, labels: Path, args, quiet: bool, recall: float) -> dict:
     return report
 
 
+PHOTO_LABELS = SHARED / "photos" / "labels.json"
+
+
+def machine() -> str:
+    """The machine a bench ran on, as its report names it."""
+    return f"{platform.machine()}, {os.cpu_count()} CPU cores"
+
+
+def shared_labels(path: str) -> Path | None:
+    """The real photos' labels.json at `path`, or None after saying where it was looked for: a bench of the shared
+    photos has nothing to read without them (its caller exits 2)."""
+    labels = Path(path)
+    if labels.exists():
+        return labels
+    print(f"{labels} not found (shared/ beside the clone)", file=sys.stderr)
+    return None
+
+
 def run(args) -> dict:
     quiet = getattr(args, "json", False)
     rec = Recognizer(getattr(args, "models", None))
-    report: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
+    report: dict = {"machine": f"{machine()}, no GPU",
                     "models": str(rec.folder)}
     if args.synthetic:
         share = getattr(args, "share", 1.0)
@@ -521,7 +540,7 @@ def run(args) -> dict:
         report["synthetic"]["mix"] = getattr(args, "mix", 1)
         if share < 1:
             report["synthetic"]["share_of_frame"] = share
-    labels = Path(args.photos) if getattr(args, "photos", None) else SHARED / "photos" / "labels.json"
+    labels = Path(args.photos) if getattr(args, "photos", None) else PHOTO_LABELS
     if not labels.exists():
         report["real"] = {"note": f"{labels} not found"}
     else:

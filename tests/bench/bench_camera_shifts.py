@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,8 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from table.errors import InputError  # noqa: E402
-from vision.art import SHARED  # noqa: E402
-from vision.bench import _ours, real, shrunk_in_frame  # noqa: E402
+from vision.bench import PHOTO_LABELS, _ours, machine, real, shared_labels, shrunk_in_frame  # noqa: E402
 from vision.photo import OVER_EXPOSED_NOTE, load_photo  # noqa: E402
 from vision.recognizer import Recognizer, read_view  # noqa: E402
 
@@ -161,7 +158,7 @@ def _scorer(rec: Recognizer):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("shifts", nargs="*", help=f"shifts to run, of {', '.join(SHIFTS)} (default: all)")
-    ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
+    ap.add_argument("--photos", default=str(PHOTO_LABELS))
     ap.add_argument("--turned", action="store_true", help="also read each changed photo turned 90, 180, 270 degrees")
     ap.add_argument("--scores", action="store_true", help="also score the photos of winning hands after each change")
     ap.add_argument("--json", action="store_true")
@@ -169,12 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [s for s in args.shifts if s not in SHIFTS]
     if unknown:
         ap.error(f"unknown shift {', '.join(unknown)}: choose from {', '.join(SHIFTS)}")
-    labels = Path(args.photos)
-    if not labels.exists():
-        print(f"{labels} not found (shared/ beside the clone)", file=sys.stderr)
+    labels = shared_labels(args.photos)
+    if labels is None:
         return 2
     rec = Recognizer()
-    report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "shifts": {}}
+    report = {"machine": machine(), "shifts": {}}
     if args.scores:
         score = _scorer(rec)
         items = json.loads(labels.read_text())["images"].values()

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 import tempfile
 from pathlib import Path
@@ -26,8 +24,7 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import vision.recognizer  # noqa: E402
-from vision.art import SHARED  # noqa: E402
-from vision.bench import _ours, real  # noqa: E402
+from vision.bench import PHOTO_LABELS, _ours, machine, real, shared_labels  # noqa: E402
 from vision.photo import load_photo  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
@@ -50,19 +47,18 @@ def close_ups(labels: Path, folder: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
+    ap.add_argument("--photos", default=str(PHOTO_LABELS))
     ap.add_argument("--without-shrink", action="store_true", help="never read a photo again shrunk")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    labels = Path(args.photos)
-    if not labels.exists():
-        print(f"{labels} not found (shared/ beside the clone)", file=sys.stderr)
+    labels = shared_labels(args.photos)
+    if labels is None:
         return 2
     if args.without_shrink:
         vision.recognizer.BIG, vision.recognizer.UNSURE_PICTURE = float("inf"), 0.0
     with tempfile.TemporaryDirectory() as tmp:
         r = real(close_ups(labels, Path(tmp)), _ours(Recognizer()), quiet=True)
-    report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "shrink": not args.without_shrink,
+    report = {"machine": machine(), "shrink": not args.without_shrink,
               **{k: r[k] for k in ("rows", "labels", "precision", "recall", "red_five_recall", "sideways_recall",
                                    "exact_rows", "correct_per_photo")}}
     if args.json:

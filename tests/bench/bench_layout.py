@@ -27,8 +27,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
-import platform
 import random
 import sys
 import time
@@ -38,7 +36,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision import synth  # noqa: E402
-from vision.bench import EMPTY_POND, HAND_PARTS, PONDS, ROLES, perfect_tiles, seen_parts, truth_parts, visible_parts  # noqa: E402
+from vision.bench import (  # noqa: E402
+    EMPTY_POND,
+    HAND_PARTS,
+    PONDS,
+    ROLES,
+    machine,
+    perfect_tiles,
+    seen_parts,
+    truth_parts,
+    visible_parts,
+)
 from vision.layout import build_view  # noqa: E402
 from vision.view import SeenTile  # noqa: E402
 
@@ -151,7 +159,7 @@ def run(scenes: int, seed: int, mix: int, jitter: float, drop: float, failures: 
                           f"{seen.get(p, EMPTY_POND)}", file=sys.stderr)
                 if table.warnings:
                     print(f"    warnings: {list(table.warnings)}", file=sys.stderr)
-    report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "scenes": scenes, "seed": seed,
+    report = {"machine": machine(), "scenes": scenes, "seed": seed,
               "mix": mix, "jitter": jitter, "drop": drop, "views": dict(views),
               "seconds": round(time.perf_counter() - t0, 1),
               "layout_ms_per_view": round(1000 * layout_s / max(2 * scenes, 1), 2)}

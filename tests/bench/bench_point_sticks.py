@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import sys
 from pathlib import Path
@@ -28,31 +26,29 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from vision.art import SHARED  # noqa: E402
-from vision.bench import lay_point_sticks, real  # noqa: E402
+from vision.bench import PHOTO_LABELS, lay_point_sticks, machine, real, shared_labels  # noqa: E402
 from vision.photo import load_photo  # noqa: E402
 from vision.recognizer import Recognizer, read_view  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--photos", default=str(SHARED / "photos" / "labels.json"))
+    ap.add_argument("--photos", default=str(PHOTO_LABELS))
     ap.add_argument("--sticks", type=int, default=3, help="sticks laid on each photo")
     ap.add_argument("--dice", type=int, default=0, help="dice laid on each photo (14 mm, a face's pips up)")
     ap.add_argument("--gap", type=float, default=0.3, help="least distance from a tile, in tile widths (0.3)")
     ap.add_argument("--seeds", type=int, default=3, help="times each photo is read, with sticks laid elsewhere")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    labels = Path(args.photos)
-    if not labels.exists():
-        print(f"{labels} not found (shared/ beside the clone)", file=sys.stderr)
+    labels = shared_labels(args.photos)
+    if labels is None:
         return 2
     rec = Recognizer()
     found = {}
     for path in sorted({labels.parent / item["file"] for item in json.loads(labels.read_text())["images"].values()}):
         photo = load_photo(path)
         found[path] = (photo, [t.box for t in read_view(rec, photo).tiles])
-    report = {"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores", "sticks": 0, "tiles_on_sticks": 0,
+    report = {"machine": machine(), "sticks": 0, "tiles_on_sticks": 0,
               "dice": 0, "tiles_on_dice": 0, "by_photo": {}, "runs": []}
     for seed in range(args.seeds):
         def read(path, seed=seed):

@@ -13,8 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from vision.art import SHARED  # noqa: E402
-from vision.bench import _ours, closeup_shares, real_subset  # noqa: E402
+from vision.bench import PHOTO_LABELS, _ours, closeup_shares, real_subset  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
 SCENE_SEEDS = (101, 102, 103, 104)  # as in tests/test_vision_model.py
@@ -26,7 +25,7 @@ def main() -> int:
     located, correct, labels = closeup_shares(rec, SCENE_SEEDS)
     print(f"rendered scenes {SCENE_SEEDS}: located {located:.3f}, read right {correct:.3f} "
           f"of {labels} tiles (floors SYNTHETIC_LOCATED_FLOOR, SYNTHETIC_RECALL_FLOOR)")
-    photos = SHARED / "photos" / "labels.json"
+    photos = PHOTO_LABELS
     if not photos.exists():
         print(f"{photos} not found: no real-photo figure")
         return 0
