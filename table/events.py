@@ -235,16 +235,23 @@ class Tsumo(Event):
 
 @dataclass(frozen=True, slots=True)
 class ExhaustiveDraw(Event):
-    """The wall ran out (ryuukyoku): the tenpai seats, and nagashi mangan seats where the preset has it."""
+    """The wall ran out (ryuukyoku): the tenpai seats, and nagashi mangan seats where the preset has it.
+
+    `dead` names seats whose hand was declared dead: noten, so a riichi seat among them pays the noten
+    penalty instead of committing a chombo (club rule book §3.4.7, NARO-1 §4.2.2).
+    """
 
     type: ClassVar[str] = "draw"
     tenpai: tuple[int, ...] = ()
     nagashi: tuple[int, ...] = ()
+    dead: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "tenpai": list(self.tenpai)}
         if self.nagashi:
             out["nagashi"] = list(self.nagashi)
+        if self.dead:
+            out["dead"] = list(self.dead)
         return out
 
 
@@ -372,7 +379,8 @@ def event_from_json(data: Any) -> Event:
     if kind == "tsumo":
         return Tsumo(Win.from_json(need("win")))
     if kind == "draw":
-        return ExhaustiveDraw(_seats(data.get("tenpai", []), "tenpai"), _seats(data.get("nagashi", []), "nagashi"))
+        return ExhaustiveDraw(_seats(data.get("tenpai", []), "tenpai"), _seats(data.get("nagashi", []), "nagashi"),
+                              _seats(data.get("dead", []), "dead"))
     if kind == "abortive_draw":
         return AbortiveDraw(_text(need("reason"), "abortive draw reason"))
     if kind == "chombo":

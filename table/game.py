@@ -110,6 +110,8 @@ class HandResult:
     bumped: tuple[int, ...] = ()
     tenpai: tuple[int, ...] = ()
     nagashi: tuple[int, ...] = ()
+    dead: tuple[int, ...] = ()
+    """Seats with a dead hand at a draw: noten, and no chombo for a riichi among them."""
     reason: str = ""
     wins: tuple[Win, ...] = ()
     offender: int | None = None
@@ -147,6 +149,8 @@ class HandResult:
             text = "draw, tenpai: " + (", ".join(players[s] for s in self.tenpai) or "none")
             if self.nagashi:
                 text += "; nagashi mangan: " + ", ".join(players[s] for s in self.nagashi)
+            if self.dead:
+                text += "; dead hand: " + ", ".join(players[s] for s in self.dead)
         elif self.kind == "chombo":
             text = f"chombo, {players[self.offender or 0]}"
         else:
@@ -158,7 +162,8 @@ class HandResult:
             "number": self.number, "round": self.round_name, "honba": self.honba, "kind": self.kind,
             "deltas": list(self.deltas), "points": list(self.points), "winners": list(self.winners),
             "discarder": self.discarder, "bumped": list(self.bumped), "tenpai": list(self.tenpai),
-            "nagashi": list(self.nagashi), "reason": self.reason, "wins": [w.to_json() for w in self.wins],
+            "nagashi": list(self.nagashi), "dead": list(self.dead), "reason": self.reason,
+            "wins": [w.to_json() for w in self.wins],
             "offender": self.offender, "first_discarder": self.first_discarder,
         }
 
@@ -661,18 +666,21 @@ def _collect_pot(state: GameState, winners: list[int], deltas: list[int]) -> Non
 
 def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
     rules = state.rules
-    tenpai, nagashi = set(event.tenpai), set(event.nagashi)
+    tenpai, nagashi, dead = set(event.tenpai), set(event.nagashi), set(event.dead)
     if rules.system != "riichi":
-        if tenpai or nagashi:
+        if tenpai or nagashi or dead:
             raise InputError(_not_here(rules, "tenpai or nagashi mangan at a draw") + "; a drawn hand pays nothing: "
                              "record the draw without tenpai seats")
         result = _result(state, "draw", [0, 0, 0, 0])
         return _next_hand(state, [0, 0, 0, 0], result, keep_deal=False, honba=0, pot=state.pot, ending="draw")
+    if tenpai & dead:
+        raise InputError(f"a dead hand is never tenpai: {', '.join(state.players[s] for s in sorted(tenpai & dead))}")
     for seat in range(4):
-        if state.riichi[seat] and seat not in tenpai:
+        if state.riichi[seat] and seat not in tenpai | dead:
             raise InputError(
                 f"{state.players[seat]} declared riichi and must show a tenpai hand at a draw; "
-                "a noten riichi is a chombo: record that instead"
+                "a noten riichi is a chombo: record that instead (a hand declared dead after the riichi "
+                "is only noten: list it as dead)"
             )
     if nagashi and not rules.nagashi_mangan:
         raise InputError(f"the {rules.name} rules have no nagashi mangan")
@@ -695,7 +703,8 @@ def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
         loss = rules.tenpai_payment_total // (4 - len(tenpai))
         for seat in range(4):
             deltas[seat] = gain if seat in tenpai else -loss
-    result = _result(state, "draw", deltas, tenpai=tuple(sorted(tenpai)), nagashi=tuple(sorted(nagashi)))
+    result = _result(state, "draw", deltas, tenpai=tuple(sorted(tenpai)), nagashi=tuple(sorted(nagashi)),
+                     dead=tuple(sorted(dead)))
     keep = state.dealer in tenpai and rules.renchan_on_dealer_tenpai
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1, pot=pot, ending="draw")
 

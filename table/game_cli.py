@@ -130,6 +130,8 @@ def register(commands, bench) -> None:
     p = sub.add_parser("draw", parents=[common], help="exhaustive draw (wall ran out)")
     p.add_argument("--tenpai", default="", help="tenpai seats, comma-separated (none: noten all round)")
     p.add_argument("--nagashi", default="", help="nagashi mangan seats, comma-separated")
+    p.add_argument("--dead", default="", help="seats whose hand was declared dead (noten; a riichi among them "
+                                              "pays the noten penalty, no chombo)")
     p.set_defaults(func=_cmd_draw)
 
     p = sub.add_parser("abort", parents=[common], help="abortive draw")
@@ -501,7 +503,8 @@ def _cmd_tsumo(args) -> int:
 def _cmd_draw(args) -> int:
     from table.events import ExhaustiveDraw
 
-    return _record(args, lambda s: ExhaustiveDraw(_seat_list(s, args.tenpai), _seat_list(s, args.nagashi)))
+    return _record(args, lambda s: ExhaustiveDraw(_seat_list(s, args.tenpai), _seat_list(s, args.nagashi),
+                                                  _seat_list(s, args.dead)))
 
 
 def _cmd_abort(args) -> int:

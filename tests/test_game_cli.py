@@ -220,3 +220,14 @@ def test_db_and_game_may_come_before_the_action(jantaku, tmp_path):
     assert json.loads(ok(jantaku, "game", "show", "--db", other, "--json"))["points"][1] == 24000
     code, _, err = jantaku("game", "--db", other, "--game", "7", "show")
     assert code == 2 and "there is no game 7" in err
+
+
+def test_a_dead_riichi_hand_at_a_draw_from_the_shell(jantaku):
+    # Club rule book §3.4.7: a riichi hand declared dead pays the noten penalty at the draw, no chombo.
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "club")
+    ok(jantaku, "game", "riichi", "Bob")
+    code, _, err = jantaku("game", "draw", "--tenpai", "Cid")
+    assert code == 2 and "list it as dead" in err
+    out = json.loads(ok(jantaku, "game", "draw", "--tenpai", "Cid", "--dead", "Bob", "--json"))
+    assert out["points"] == [24000, 23000, 28000, 24000] and out["riichi_sticks"] == 1
+    assert out["last_hand"]["dead"] == [1]

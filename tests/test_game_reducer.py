@@ -24,6 +24,7 @@ from table.events import (
     Tsumo,
     Undo,
     Win,
+    event_from_json,
 )
 from table.game import apply, fold, history, resolve
 
@@ -265,6 +266,23 @@ def test_nagashi_mangan_replaces_tenpai_payments():
     assert state.dealer == ANN and state.honba == 1
     with pytest.raises(InputError, match="no nagashi mangan"):
         game("wrc", ExhaustiveDraw(nagashi=(BOB,)))
+
+
+@pytest.mark.parametrize("preset,start", [("club", 25000), ("naro1", 30000)])
+def test_a_riichi_hand_declared_dead_is_noten_at_the_draw_not_a_chombo(preset, start):
+    # Club rule book §3.4.7 and NARO-1 §4.2.2: a riichi hand declared dead after the riichi pays the noten
+    # penalty at an exhaustive draw and is not a chombo; its stick stays on the table for the next winner.
+    state = game(preset, RiichiDeclared(BOB), ExhaustiveDraw(tenpai=(CID,), dead=(BOB,)))
+    # Cid alone tenpai: +3000; Ann, Bob, Dee pay 1000 each (Bob paid his stick before).
+    assert state.points == (start - 1000, start - 2000, start + 3000, start - 1000)
+    assert state.riichi_sticks == 1 and state.penalties == (0, 0, 0, 0)
+    assert state.last_hand.kind == "draw" and state.last_hand.dead == (BOB,)
+    assert "dead hand: Bob" in state.last_hand.summary(PLAYERS)
+    assert (state.dealer, state.honba) == (BOB, 1)  # Ann, the dealer, was noten
+    with pytest.raises(InputError, match="a dead hand is never tenpai"):
+        game(preset, RiichiDeclared(BOB), ExhaustiveDraw(tenpai=(BOB,), dead=(BOB,)))
+    draw = ExhaustiveDraw(tenpai=(CID,), dead=(BOB,))
+    assert event_from_json(draw.to_json()) == draw and draw.to_json()["dead"] == [BOB]
 
 
 def test_abortive_draw_keeps_the_deal_and_adds_a_counter():
