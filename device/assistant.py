@@ -319,12 +319,14 @@ class Assistant:
             return {"seat": seat, "han": han, "fu": _int(w.get("fu", 30), "fu", 20, 110)}
         raise InputError("a winner needs a hand, han and fu, or a yakuman count")
 
-    def record_draw(self, tenpai: list[int], nagashi: list[int] | None = None) -> None:
-        if not isinstance(tenpai, list) or not isinstance(nagashi or [], list):
-            raise InputError("tenpai and nagashi must be lists of seats")
+    def record_draw(self, tenpai: list[int], nagashi: list[int] | None = None, dead: list[int] | None = None) -> None:
+        """`dead`: seats whose hand was declared dead (noten; a riichi among them is no chombo)."""
+        if not all(isinstance(seats, list) for seats in (tenpai, nagashi or [], dead or [])):
+            raise InputError("tenpai, nagashi and dead must be lists of seats")
         tenpai_seats = sorted({_seat(s, "tenpai seat") for s in tenpai})
         nagashi_seats = sorted({_seat(s, "nagashi seat") for s in nagashi or []})
-        self._append(gp.draw_event(tenpai_seats, nagashi_seats), f"exhaustive draw, tenpai {tenpai_seats}")
+        dead_seats = sorted({_seat(s, "dead hand seat") for s in dead or []})
+        self._append(gp.draw_event(tenpai_seats, nagashi_seats, dead_seats), f"exhaustive draw, tenpai {tenpai_seats}")
 
     def record_abortive_draw(self, reason: str) -> None:
         reason = _reason(reason)

@@ -112,10 +112,12 @@ def tsumo_event(win: dict[str, Any]) -> dict[str, Any]:
     return {"type": "tsumo", "win": win}
 
 
-def draw_event(tenpai: list[int], nagashi: list[int]) -> dict[str, Any]:
+def draw_event(tenpai: list[int], nagashi: list[int], dead: list[int] | None = None) -> dict[str, Any]:
     event: dict[str, Any] = {"type": "draw", "tenpai": tenpai}
     if nagashi:
         event["nagashi"] = nagashi
+    if dead:
+        event["dead"] = dead
     return event
 
 
@@ -279,7 +281,8 @@ def _win_view(win, system: str, names) -> dict[str, Any]:
     return view
 
 
-def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str = "riichi") -> dict[str, Any]:
+def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str = "riichi",
+               counters: bool = True) -> dict[str, Any]:
     kind = hand.kind
     if kind == "ron":
         winners = ", ".join(names[s] for s in hand.winners)
@@ -297,11 +300,13 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
         detail = "Tenpai: " + (", ".join(names[s] for s in hand.tenpai) or "nobody")
         if hand.nagashi:
             detail += "; nagashi mangan: " + ", ".join(names[s] for s in hand.nagashi)
+        if hand.dead:
+            detail += "; dead hand: " + ", ".join(names[s] for s in hand.dead)
     if hand.bumped:
         detail = "Head bump over " + ", ".join(names[s] for s in hand.bumped)
     scoring = [w for w in hand.wins if w.seat in hand.winners] if kind in ("ron", "tsumo") else []
     view: dict[str, Any] = {
-        "kind": kind, "title": f"{hand.round_name}-{hand.honba}: {title}", "detail": detail,
+        "kind": kind, "title": f"{hand.round_name}{f'-{hand.honba}' if counters else ''}: {title}", "detail": detail,
         "winners": [_win_view(w, system, names) for w in scoring], "deltas": list(hand.deltas),
         "discarder": hand.discarder, "photo": None,
     }
@@ -342,6 +347,7 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "hand_number": state.hand_number,
         "honba": state.honba,
         "riichi_sticks": state.riichi_sticks,
+        "counters": bool(state.rules.honba_value),  # honba and riichi sticks count here (not in USPML, ZJ, MCR)
         "dealer": state.dealer,
         "seats": seats,
         "hands_played": state.hands_played,
@@ -351,7 +357,7 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "unit": state.rules.unit,
         "standings": [_standing_view(st) for st in state.standings],
         "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos,
-                                                                system),
+                                                                system, bool(state.rules.honba_value)),
     }
 
 

@@ -422,7 +422,8 @@ def format_state(state, game_id: int | None = None) -> str:
             where += f", hand {state.round_wind * 4 + state.dealer + 1} of 16"
         lines = [f"{head}[{state.preset}] {where}"]
     else:
-        lines = [f"{head}[{state.preset}] {where}, honba {state.honba}"
+        honba = f", honba {state.honba}" if state.rules.honba_value else ""  # USPML keeps no counters
+        lines = [f"{head}[{state.preset}] {where}{honba}"
                  + "".join(f", {name.replace('_', ' ')} {count}" for name, count in state.on_table)]
     for seat, name in enumerate(state.players):
         mark = " riichi" if state.riichi[seat] else ""

@@ -307,18 +307,18 @@ class GameStore:
 
         A hand's change includes the riichi deposits made during it, so each change column adds up from the
         starting points to the score column (a riichi stick is not a row of its own). Each system has the
-        columns it keeps: riichi the hand's honba and the riichi sticks (USPML: the draw pool) after it, and
+        columns it keeps: riichi the hand's honba and the riichi sticks after it (USPML: the draw pool, no honba), and
         standings with the return, uma and oka apart; Zung Jung and MCR neither counters nor sticks, and their
         points are the result."""
         states = self.history(game_id)
-        players, riichi = states[0].players, states[0].system == "riichi"
+        players, riichi, counters = states[0].players, states[0].system == "riichi", states[0].rules.honba_value > 0
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["hand", "round", *(["honba"] if riichi else []), "result",
+        writer.writerow(["hand", "round", *(["honba"] if counters else []), "result",
                          *(f"{p} change" for p in players), *players, *(name for name, _ in states[0].on_table)])
 
         def head(number: int | str, where: str, honba: int, what: str) -> list[object]:
-            return [number, where, *([honba] if riichi else []), what]
+            return [number, where, *([honba] if counters else []), what]
 
         base = states[0].points  # the score after the latest row
         for previous, state in itertools.pairwise(states):

@@ -351,6 +351,27 @@ def test_double_ron_by_han_and_fu_on_a_phone(server, browser):
     expect(board.locator("#last-title")).to_have_text("East 1-0: Hal, Eve won by ron from Gus")  # turn order
 
 
+def test_a_dead_riichi_hand_at_a_draw_from_the_keeper_page(server, browser):
+    """A riichi hand declared dead is ticked as such at the draw: noten, the stick stays, and no chombo."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Uma", "Vic", "Wes", "Xia"])
+    page.evaluate("() => J.api('POST', '/api/riichi', {seat: 1})")
+    page.check("[data-tenpai='2']")
+    page.click("#draw")
+    expect(page.locator("#status")).to_contain_text("list it as dead")  # refused: a noten riichi
+    page.check("[data-dead='1']")
+    page.click("#draw")
+    expect(page.locator("#status")).to_have_text("draw recorded")
+    expect(page.locator("#game-title")).to_contain_text("East 2 · 1 honba · 1 riichi stick")
+    assert not page.is_checked("[data-dead='1']")
+    board = browser.new_page()
+    board.goto(server.url + "/")
+    expect(board.locator("#last-body")).to_contain_text("dead hand: Vic")
+    board.close()
+    page.close()
+
+
 def test_points_fit_their_seat_on_a_phone_and_a_tv(server, browser):
     """Six figures and a minus sign: the points shrink to their seat's width rather than being cut off."""
     from playwright.sync_api import expect

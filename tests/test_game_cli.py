@@ -198,7 +198,8 @@ def test_list_and_pick_a_game(jantaku):
     assert json.loads(ok(jantaku, "game", "show", "--json", "--game", "1"))["riichi"] == [True, False, False, False]
     usp = json.loads(ok(jantaku, "game", "tsumo", "X", "--json"))  # flat payment: no han needed
     assert usp["points"] == [18, 24, 19, 19]
-    assert "pool 0" in ok(jantaku, "game", "show")
+    shown = ok(jantaku, "game", "show")
+    assert "pool 0" in shown and "honba" not in shown  # USPML counts no honba
 
 
 def test_uspml_hand_from_tiles_needs_four_sets_and_a_pair_not_a_yaku(jantaku):

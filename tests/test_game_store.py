@@ -159,10 +159,10 @@ def test_export_csv_of_a_uspml_game_carries_its_draw_pool_not_riichi_sticks(stor
     store.append(game, Tsumo(Win(2)))  # Cid, the dealer, self-draws: 2 from each, and the pool
     store.append(game, GameEnded())
     rows = list(csv.reader(io.StringIO(store.export_csv(game))))
-    assert rows[0] == ["hand", "round", "honba", "result", *(f"{p} change" for p in PLAYERS), *PLAYERS, "pool"]
+    assert rows[0] == ["hand", "round", "result", *(f"{p} change" for p in PLAYERS), *PLAYERS, "pool"]  # no counters
     assert rows[1][-5:] == ["19", "20", "19", "19", "3"]
     assert rows[2][-5:] == ["18", "19", "18", "18", "7"]
-    assert rows[3][3:] == ["tsumo, Cid", "-2", "-2", "13", "-2", "16", "17", "31", "16", "0"]
+    assert rows[3][2:] == ["tsumo, Cid", "-2", "-2", "13", "-2", "16", "17", "31", "16", "0"]
     assert rows[7] == ["1", "Cid", "31", "11", "0", "0", "0", "11.0"]
 
 

@@ -262,6 +262,31 @@ def test_whole_hand_through_the_api(env):
     assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
 
 
+def test_a_riichi_hand_declared_dead_is_recorded_at_the_draw(env):
+    """Club rulebook 3.4.7: a riichi hand declared dead pays the noten penalty at the draw; it is no chombo."""
+    app, _, _ = env
+    client = app.test_client()
+    h = login(client)
+    client.post("/api/game", json={"players": ["Ann", "Bo", "Cy", "Di"], "preset": "club"}, headers=h)
+    client.post("/api/riichi", json={"seat": 1}, headers=h)
+    refused = client.post("/api/draw", json={"tenpai": [2]}, headers=h)
+    assert refused.status_code == 400 and "list it as dead" in refused.get_json()["error"]
+    game = client.post("/api/draw", json={"tenpai": [2], "dead": [1]}, headers=h).get_json()["state"]["game"]
+    assert [s["points"] for s in game["seats"]] == [24000, 23000, 28000, 24000]  # the stick stays on the table
+    assert game["riichi_sticks"] == 1 and game["counters"] is True
+    assert game["last"]["title"] == "East 1-0: Exhaustive draw" and "dead hand: Bo" in game["last"]["detail"]
+
+
+def test_a_game_without_counters_shows_none(env):
+    """USPML counts no honba and has no riichi: the page is told not to show them, nor the hand's counter."""
+    app, _, _ = env
+    client = app.test_client()
+    h = login(client)
+    client.post("/api/game", json={"players": ["Ann", "Bo", "Cy", "Di"], "preset": "uspml"}, headers=h)
+    game = client.post("/api/draw", json={"tenpai": [2]}, headers=h).get_json()["state"]["game"]
+    assert game["counters"] is False and game["last"]["title"] == "East 1: Exhaustive draw"
+
+
 def test_final_standings_carry_the_return_uma_and_oka_apart(env):
     """Tenhou: 30000 return, oka 20000 to first, uma +20/+10/-10/-20: each part on the page's data and the CSV."""
     app, _, _ = env
@@ -326,6 +351,7 @@ def test_final_standings_carry_the_return_uma_and_oka_apart(env):
         ("POST", "/api/tsumo", {"seat": 1, "hand": {"concealed": 5, "win": "2z"}}, "concealed must be text"),
         ("POST", "/api/furiten", {"seat": 0, "hand": "123m456p789s112z", "melds": [5]}, "melds must be a list"),
         ("POST", "/api/end", {"reason": "x" * 500}, "too long"),
+        ("POST", "/api/draw", {"tenpai": [], "dead": "1"}, "lists of seats"),
         ("POST", "/api/adjust", {"amounts": [100, -100, 0, 0], "reason": 5}, "reason must be text"),
         ("GET", "/api/games/99999999999999999999999/export.csv", None, "no game"),
     ],

@@ -87,7 +87,7 @@ def tsumo():
 @keeper_required
 def draw():
     data = body()
-    assistant().record_draw(data.get("tenpai", []), data.get("nagashi", []))
+    assistant().record_draw(data.get("tenpai", []), data.get("nagashi", []), data.get("dead", []))
     return done()
 
 

@@ -61,7 +61,8 @@
     for (const id of DISCARDERS) guardDiscarder(id);
     const g = s.game;
     if (s.device.status === "error" && s.device.message) J.say(`The panel: ${s.device.message}`, false);
-    $("game-title").textContent = g ? `${g.round} · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
+    const counters = g && g.counters ? ` · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"}` : "";
+    $("game-title").textContent = g ? `${g.round}${counters} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
     mini.replaceChildren();
     if (g) {
@@ -272,8 +273,9 @@
     $("draw").addEventListener("click", () => {
       const tenpai = [...document.querySelectorAll("[data-tenpai]:checked")].map((b) => Number(b.dataset.tenpai));
       const nagashi = [...document.querySelectorAll("[data-nagashi]:checked")].map((b) => Number(b.dataset.nagashi));
-      act("POST", "/api/draw", { tenpai, nagashi }, "draw recorded").then((ok) => {
-        if (ok) for (const b of document.querySelectorAll("[data-tenpai],[data-nagashi]")) b.checked = false;
+      const dead = [...document.querySelectorAll("[data-dead]:checked")].map((b) => Number(b.dataset.dead));
+      act("POST", "/api/draw", { tenpai, nagashi, dead }, "draw recorded").then((ok) => {
+        if (ok) for (const b of document.querySelectorAll("[data-tenpai],[data-nagashi],[data-dead]")) b.checked = false;
       });
     });
     $("abortive").addEventListener("click", () => act("POST", "/api/abortive", { reason: $("abortive-reason").value }, "abortive draw recorded"));

@@ -15,7 +15,7 @@
     document.getElementById("round").textContent = g ? g.round : "No game";
     document.getElementById("honba").textContent = g ? g.honba : 0;
     document.getElementById("sticks").textContent = g ? g.riichi_sticks : 0;
-    document.querySelector(".counters").hidden = !!(g && g.system && g.system !== "riichi");  // no honba, no sticks
+    document.querySelector(".counters").hidden = !!(g && !g.counters);  // USPML, Zung Jung, MCR: no honba, no sticks
     document.getElementById("sticks-label").textContent = g && g.riichi_sticks === 1 ? "riichi stick" : "riichi sticks";
     document.getElementById("preset").textContent = g ? g.preset_title : (state.device.game_keeping !== "ok" ? state.device.game_keeping : "");
     const over = document.getElementById("over");
