@@ -26,6 +26,7 @@ from device.camera import Camera, CameraError, Capture, ReplayCamera
 from device.config import Config
 from device.recognition import Reader, load_reader
 from table.errors import InputError
+from table.names import MAX_REASON
 
 log = logging.getLogger("jantaku.assistant")
 
@@ -258,10 +259,7 @@ class Assistant:
         names = [p.strip() for p in players]
         if len(names) != 4 or any(not n for n in names):
             raise InputError("a game needs four player names, in seat order from the first East")
-        if len(set(names)) != 4:
-            raise InputError("the four player names must differ")
-        if any(len(n) > 24 for n in names):
-            raise InputError("player names are at most 24 characters")
+        # the store checks the rest (`table.names.check_new_names`): too long, alike, a comma, a seat word
         store = self._require_store()
         with self._lock:
             gid = gp.new_game(store, names, preset or self.config.preset)
@@ -679,8 +677,8 @@ def _reason(value: Any, what: str = "reason") -> str:
     """Free text stored in an event (an adjustment's or early end's reason): text, short enough for a page."""
     if not isinstance(value, str):
         raise InputError(f"{what} must be text")
-    if len(value) > 120:
-        raise InputError(f"{what} is too long (at most 120 characters)")
+    if len(value) > MAX_REASON:
+        raise InputError(f"{what} is too long (at most {MAX_REASON} characters)")
     return value.strip()
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import InputError
+from table.names import check_new_names
 
 SAMPLE_PHOTOS = Path(__file__).with_name("sample_photos")
 DEFAULT_PIN = "2468"
@@ -161,6 +162,10 @@ def validate(config: Config) -> Config:
         raise InputError("config: panel pins must be BCM numbers 0-27")
     if len(config.players) != 4 or any(not p.strip() for p in config.players):
         raise InputError("config: players must be four non-empty names")
+    try:
+        check_new_names(config.players)  # the first game starts with them: refused now, not at the first start
+    except InputError as exc:
+        raise InputError(f"config: players: {exc}") from None
     if not 0.1 <= panel.hold_seconds <= 10:
         raise InputError("config: panel.hold_seconds must be between 0.1 and 10")
     if config.camera.width < 64 or config.camera.height < 64 or config.camera.device < 0:

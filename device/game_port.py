@@ -13,6 +13,7 @@ from typing import Any
 
 from table.errors import InputError
 from table.game import WIND_NAMES
+from table.names import isolate
 from table.tiles import WIND_LETTERS
 
 KIND_TITLES = {"ron": "Ron", "tsumo": "Tsumo", "draw": "Exhaustive draw", "chombo": "Chombo",
@@ -281,9 +282,9 @@ def _win_view(win, system: str, names) -> dict[str, Any]:
     return view
 
 
-def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str = "riichi",
-               counters: bool = True) -> dict[str, Any]:
+def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str = "riichi") -> dict[str, Any]:
     kind = hand.kind
+    shown, names = names, [isolate(n) for n in names]  # the lines below are text: a right-to-left name isolated
     if kind == "ron":
         winners = ", ".join(names[s] for s in hand.winners)
         title = f"{winners} won by ron from {names[hand.discarder]}"
@@ -306,8 +307,8 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
         detail = "Head bump over " + ", ".join(names[s] for s in hand.bumped)
     scoring = [w for w in hand.wins if w.seat in hand.winners] if kind in ("ron", "tsumo") else []
     view: dict[str, Any] = {
-        "kind": kind, "title": f"{hand.round_name}{f'-{hand.honba}' if counters else ''}: {title}", "detail": detail,
-        "winners": [_win_view(w, system, names) for w in scoring], "deltas": list(hand.deltas),
+        "kind": kind, "title": f"{hand.where}: {title}", "detail": detail,
+        "winners": [_win_view(w, system, shown) for w in scoring], "deltas": list(hand.deltas),
         "discarder": hand.discarder, "photo": None,
     }
     scan = links.get((game_id, hand.number))
@@ -357,7 +358,7 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "unit": state.rules.unit,
         "standings": [_standing_view(st) for st in state.standings],
         "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos,
-                                                                system, bool(state.rules.honba_value)),
+                                                                system),
     }
 
 
@@ -371,7 +372,7 @@ def history_view(store, game_id: int) -> dict[str, Any]:
     for st in states[1:]:
         if st.last_hand is not None and st.last_hand is not previous.last_hand:
             points.append(list(st.points))
-            summary = st.last_hand.summary(st.players)
+            summary = st.last_hand.summary([isolate(n) for n in st.players])
             where, _, what = summary.partition(": ")
             hands.append({"round": where, "title": what, "points": list(st.points)})
         elif st.points != previous.points and (st.over or st.riichi == previous.riichi):  # not a riichi deposit

@@ -175,7 +175,7 @@ class VisionReader:
 def load_reader(enabled: bool = True) -> Reader:
     """The vision recognizer when it is installed and its model loads, else a ManualReader saying why not."""
     if not enabled:
-        return ManualReader("the recognizer is switched off in the config")
+        return ManualReader("the recognizer is switched off (--no-recognizer, or recognizer = false in the config)")
     try:
         module = importlib.import_module("vision.recognizer")
         recognizer = module.Recognizer()

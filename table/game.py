@@ -43,6 +43,7 @@ from table.events import (
 )
 from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
 from table.mcr import mcr_payment
+from table.names import check_reason
 from table.tiles import HONOR_NAMES
 from table.zungjung import PATTERNS as ZUNGJUNG_PATTERNS
 from table.zungjung import impossible_total, zungjung_payoff
@@ -116,6 +117,8 @@ class HandResult:
     wins: tuple[Win, ...] = ()
     offender: int | None = None
     system: str = "riichi"
+    counters: bool = True
+    """Whether honba count under the preset (not under USPML, Zung Jung or MCR): the hand is named with its own."""
     first_discarder: int | None = None
     """Zung Jung same-round immunity: who first discarded the winning tile (None: not given, or the uniform
     payoff, under which everybody pays the value and nobody is responsible)."""
@@ -124,9 +127,14 @@ class HandResult:
     def round_name(self) -> str:
         return round_label(self.system, self.round_wind, self.hand_number)
 
+    @property
+    def where(self) -> str:
+        """The hand's name: its round and, where they count, its honba ("East 1-0"; Zung Jung: "Hand 1")."""
+        return f"{self.round_name}-{self.honba}" if self.counters else self.round_name
+
     def summary(self, players: Sequence[str]) -> str:
         """One line for people: "East 1-0: ron, Bob from Cid" (Zung Jung, MCR: no counter: "Hand 1: ...")."""
-        where = f"{self.round_name}-{self.honba}" if self.system == "riichi" else self.round_name
+        where = self.where
         if self.kind == "ron":
             names = ", ".join(players[s] for s in self.winners)
             text = f"ron, {names} from {players[self.discarder or 0]}"
@@ -598,7 +606,11 @@ def _system_value(state: GameState, win: Win) -> int:
 def check_new(state: GameState, event: Event) -> None:
     """Checks an event must pass as it is recorded, beyond those of `apply`, which a stored log is replayed
     through: a check added after games were kept must not lock one out. A Zung Jung value no hand makes
-    (3 points) was taken before."""
+    (3 points) was taken before. A reason with a control character or longer than a line was taken too."""
+    if isinstance(event, Adjustment):
+        check_reason(event.reason, "adjustment reason")
+    elif isinstance(event, GameEnded):
+        check_reason(event.reason, "reason for ending the game")
     if state.rules.system != "zungjung":
         return
     wins = event.wins if isinstance(event, Ron) else (event.win,) if isinstance(event, Tsumo) else ()
@@ -777,6 +789,7 @@ def _result(state: GameState, kind: str, deltas: list[int], **fields: Any) -> Ha
         deltas=tuple(deltas),  # type: ignore[arg-type]
         points=points,  # type: ignore[arg-type]
         system=state.rules.system,
+        counters=bool(state.rules.honba_value),
         **fields,
     )
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 from table.errors import InputError
 from table.game_rules import ABORTIVE_REASONS
+from table.names import name_key, tidy
 from table.tiles import WIND_WORDS
 
 # -- per-winner options ---------------------------------------------------------------------------------
@@ -163,7 +165,10 @@ def register(commands, bench) -> None:
     p = sub.add_parser("show", parents=[common], help="the score now")
     p.set_defaults(func=_cmd_show)
 
-    p = sub.add_parser("export", parents=[common], help="the events as JSON lines (replayable), or --csv / --json")
+    p = sub.add_parser("export", parents=[common], help="the events as JSON lines (replayable), or --csv / --json",
+                       description="Without options: the events in effect, one JSON object per line (what `game "
+                       "replay` reads). --json: the whole game as one JSON object (game_id, events, log, state). "
+                       "--csv: one row per hand, then the standings once the game is over.")
     p.add_argument("--csv", action="store_true", help="one row per hand with the score after it")
     p.set_defaults(func=_cmd_export)
 
@@ -213,13 +218,22 @@ def _game_id(store, args) -> int:
 
 
 def resolve_seat(state, text: str) -> int:
-    """A seat from "0".."3", a player's name, or the current seat wind ("E", "south")."""
-    word = str(text).strip()
+    """A seat from "0".."3", a player's name (as `table.names.name_key` compares them: any case, accents
+    composed or not, full-width or not), or the current seat wind ("E", "south"). A name wins over a wind word,
+    so a player called Nan is found by it (a new game refuses names that are English wind words or 0-3)."""
+    word = tidy(str(text))
     if word in ("0", "1", "2", "3"):
         return int(word)
-    for seat, name in enumerate(state.players):
+    for seat, name in enumerate(state.players):  # an exact match first: two names in an old game may share a key
         if name.casefold() == word.casefold():
             return seat
+    key = name_key(word)
+    matches = [seat for seat, name in enumerate(state.players) if name_key(name) == key]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise InputError(f"{text!r} could be {' or '.join(state.players[s] for s in matches)}: use the seat "
+                         "number (0-3)")
     wind = WIND_WORDS.get(word.capitalize())
     if wind is not None:
         return state.seat_winds.index(wind)
@@ -227,10 +241,23 @@ def resolve_seat(state, text: str) -> int:
 
 
 def _seat_list(state, text: str) -> tuple[int, ...]:
-    words = [w for w in text.replace(" ", ",").split(",") if w.strip()]
-    if len(words) == 1 and words[0].lower() == "none":
+    """Seats separated by commas; a name may hold spaces ("Mary Ann,Bob"), and an item that is no name as a
+    whole is read as names separated by spaces ("Bob Cid")."""
+    items = [tidy(w) for w in text.split(",") if w.strip()]
+    if len(items) == 1 and items[0].lower() == "none":
         return ()
-    seats = [resolve_seat(state, w) for w in words]
+    seats = []
+    for item in items:
+        try:
+            seats.append(resolve_seat(state, item))
+        except InputError:
+            if " " not in item:
+                raise
+            try:
+                seats.extend(resolve_seat(state, w) for w in item.split())
+            except InputError:
+                raise InputError(f"unknown seat {item!r}: use 0-3, a player's name ({', '.join(state.players)}) "
+                                 "or E/S/W/N, separated by commas") from None
     if len(set(seats)) != len(seats):
         raise InputError(f"a seat is listed twice in {text!r}")
     return tuple(sorted(seats))
@@ -425,27 +452,40 @@ def format_state(state, game_id: int | None = None) -> str:
         honba = f", honba {state.honba}" if state.rules.honba_value else ""  # USPML keeps no counters
         lines = [f"{head}[{state.preset}] {where}{honba}"
                  + "".join(f", {name.replace('_', ' ')} {count}" for name, count in state.on_table)]
+    width = max(16, *(_columns(name) for name in state.players))
     for seat, name in enumerate(state.players):
         mark = " riichi" if state.riichi[seat] else ""
         dealer = " (dealer)" if seat == state.dealer and not state.over else ""
         wind = WIND_NAMES[state.seat_winds[seat]]
-        lines.append(f"  {seat} {wind:<5} {name:<16} {state.points[seat]:>7}{dealer}{mark}")
+        lines.append(f"  {seat} {wind:<5} {_pad(name, width)} {state.points[seat]:>7}{dealer}{mark}")
     if state.last_hand is not None:
         hand = state.last_hand
         changes = " ".join(f"{d:+d}" for d in hand.deltas)
         lines.append(f"last hand: {hand.summary(state.players)} [{changes}]")
     if state.over:
         lines.append(f"game over: {state.over_reason}")
-        lines.extend(_standing_line(s, state.rules) for s in state.standings)
+        lines.extend(_standing_line(s, state.rules, width) for s in state.standings)
     return "\n".join(lines)
 
 
-def _standing_line(s, rules) -> str:
+def _columns(text: str) -> int:
+    """Terminal columns `text` takes: a CJK character or an emoji two, a combining accent or a joiner none."""
+    return sum(0 if unicodedata.combining(ch) or unicodedata.category(ch) == "Cf"
+               else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal columns, so the points after a name line up whatever script
+    it is in."""
+    return text + " " * max(0, width - _columns(text))
+
+
+def _standing_line(s, rules, width: int = 16) -> str:
     """A riichi seat's result in its parts (points, their difference from the return, uma, oka, penalty, net);
     in Zung Jung and MCR the points alone, which are the result."""
     if rules.system != "riichi":
-        return f"  {s.rank}. {s.name:<16} {s.raw:>+7d}"
-    return (f"  {s.rank}. {s.name:<16} raw {s.raw:>7}  vs {rules.return_points}: {s.above_return:>+6d}  "
+        return f"  {s.rank}. {_pad(s.name, width)} {s.raw:>+7d}"
+    return (f"  {s.rank}. {_pad(s.name, width)} raw {s.raw:>7}  vs {rules.return_points}: {s.above_return:>+6d}  "
             f"uma {s.uma:+d}  oka {s.oka:+d}  penalty {s.penalty:+d}  net {s.net:+g}")
 
 
@@ -455,7 +495,8 @@ def _standing_line(s, rules) -> str:
 def _cmd_new(args) -> int:
     players = [p.strip() for p in args.players.split(",")]
     if len(players) != 4 or not all(players):
-        raise InputError(f"--players needs four names separated by commas, got {args.players!r}")
+        hint = " (a name cannot hold a comma)" if len(players) > 4 else ""
+        raise InputError(f"--players needs four names separated by commas{hint}, got {args.players!r}")
     from table.store import GameStore
 
     with GameStore(":memory:") as trial:  # every check new_game makes, before the file is created
@@ -532,7 +573,7 @@ def _cmd_adjust(args) -> int:
     def make(state):
         amounts = [0, 0, 0, 0]
         for item in args.amounts:
-            seat_text, sep, amount_text = item.partition("=")
+            seat_text, sep, amount_text = item.rpartition("=")  # the last "=": a name may hold one
             if not sep:
                 raise InputError(f"adjustment {item!r} must look like SEAT=AMOUNT, e.g. Bob=-1000")
             try:
@@ -576,6 +617,8 @@ def _cmd_show(args) -> int:
 def _cmd_export(args) -> int:
     store = _store(args)
     try:
+        if args.csv and args.json:
+            raise InputError("export gives one format: --csv or --json, not both")
         game_id = _game_id(store, args)
         if args.csv:
             sys.stdout.write(store.export_csv(game_id))

@@ -28,6 +28,7 @@ from typing import Any
 from table.errors import InputError
 from table.events import Event, GameStarted, Redo, Undo, event_from_json
 from table.game import GameState, apply, check_new, fold, history, resolve, start
+from table.names import check_new_names
 
 STANDING_PARTS = ("raw", "above_return", "uma", "oka", "penalty", "net")
 """A riichi game's standings columns: final points, their difference from the return, uma, oka, the end-of-game
@@ -120,6 +121,21 @@ def _guarded(method):
     return wrapper
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class _SafeCsv:
+    """A csv writer whose text cells cannot run as a spreadsheet formula: a name such as `=HYPERLINK(...)` or
+    `-2` gets a leading `'` (OWASP's advice for CSV injection); numbers stay numbers. The JSON export keeps the
+    text as it was given."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: list[object]) -> None:
+        self._writer.writerow([f"'{c}" if isinstance(c, str) and c.startswith(_FORMULA_STARTS) else c for c in row])
+
+
 def _decode(game_id: int, seq: int, payload: str) -> Event:
     try:
         return event_from_json(json.loads(payload))
@@ -151,6 +167,7 @@ class GameStore:
         except sqlite3.Error as exc:
             raise InputError(_db_problem(path, exc)) from None
         try:
+            self._refuse_foreign()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -159,6 +176,16 @@ class GameStore:
             self._db.close()
             raise InputError(_db_problem(path, exc)) from None
         self._cache: dict[int, _Cached] = {}
+
+    def _refuse_foreign(self) -> None:
+        """Stop before touching another program's SQLite file: opening it must not add our tables or switch
+        its journal to WAL (a mistyped `--db` would otherwise change someone else's database)."""
+        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                  if not name.startswith("sqlite_")}
+        if tables and not {"games", "log"} <= tables:
+            self._db.close()
+            raise InputError(f"the game database {self.path} is another program's SQLite file (tables: "
+                             f"{', '.join(sorted(tables))}), not a jantaku game log: choose another file")
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -183,12 +210,8 @@ class GameStore:
     @_guarded
     def new_game(self, players: list[str] | tuple[str, ...], preset_name: str, started_at: str | None = None) -> int:
         """Start a game (its first event is GameStarted) and return its id."""
-        if len(players) != 4:
-            raise InputError(f"a game needs exactly 4 players, got {len(players)}")
-        if any(not str(name).isprintable() for name in players):  # checked here, not in the fold: old logs load
-            raise InputError("player names must be printable: no control characters or line breaks")
-        event = GameStarted(tuple(p.strip() for p in players), preset_name.strip().lower(),  # type: ignore[arg-type]
-                            started_at or _now())
+        names = check_new_names(players)  # checked here, not in the fold: old logs load
+        event = GameStarted(names, preset_name.strip().lower(), started_at or _now())  # type: ignore[arg-type]
         state = start(event)  # validates names and preset
         with self._lock:
             self._begin()
@@ -313,7 +336,7 @@ class GameStore:
         states = self.history(game_id)
         players, riichi, counters = states[0].players, states[0].system == "riichi", states[0].rules.honba_value > 0
         buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
+        writer = _SafeCsv(csv.writer(buf, lineterminator="\n"))
         writer.writerow(["hand", "round", *(["honba"] if counters else []), "result",
                          *(f"{p} change" for p in players), *players, *(name for name, _ in states[0].on_table)])
 

@@ -422,3 +422,61 @@ def test_a_limit_hand_needs_no_fu_and_a_discarded_scan_leaves_no_tiles_behind(se
     expect(page.locator("#proposal")).to_be_visible()
     expect(page.locator("#p-concealed")).to_have_value("")  # not the discarded scan's tiles
     expect(page.locator("#p-melds")).to_have_value("")
+
+
+LONG_NAMES = ["Alexander Hamilton-Smith", "Alexander Hamilton-Jones", "\u65e5\u672c\u8a9e" * 8,
+              "\u05e9\u05dc\u05d5\u05dd \u05e2\u05dc\u05d9\u05db\u05dd 123 \u0645\u0631\u062d\u0628\u0627"]
+
+
+def test_long_wide_and_right_to_left_names_fit_the_pages(server, browser):
+    """24-letter names that differ only at the end, CJK names twice as wide, and a Hebrew-Arabic name: the
+    scoreboard shows every name whole (two lines, smaller, rather than cut to "Alexander H..."), the keeper page
+    on a phone does not scroll sideways, and a right-to-left name keeps its "+3,900" after it."""
+    from playwright.sync_api import expect
+
+    keeper = keeper_with_a_new_game(browser, server.url, LONG_NAMES, viewport={"width": 390, "height": 844},
+                                    is_mobile=True)
+    keeper.evaluate("() => J.api('POST', '/api/ron', {discarder: 0, winners: [{seat: 3, han: 3, fu: 30}]})")
+    expect(keeper.locator("#mini")).to_contain_text("28,900")
+    wide = keeper.evaluate("() => [...document.querySelectorAll('select')].filter((e) =>"
+                           " e.getBoundingClientRect().right > 391).map((e) => e.id)")  # past the phone's 390 px
+    assert wide == []
+    keeper.close()
+    for width, height in ((390, 844), (1280, 720), (1920, 1080)):
+        board = browser.new_page(viewport={"width": width, "height": height})
+        board.goto(server.url + "/")
+        expect(board.locator(".seat .name").first).to_have_text(re.compile("Alexander|\u05e9"))
+        cut = board.evaluate("() => [...document.querySelectorAll('.seat .name')].filter((e) =>"
+                             " e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)"
+                             ".map((e) => e.textContent)")
+        assert cut == [], (width, cut)
+        up = board.locator("#last-body .up")
+        expect(up).to_have_text(f"\u2068{LONG_NAMES[3]}\u2069 +3,900")  # isolated: the sign stays by the number
+        board.screenshot(path=str(ARTIFACTS / f"scoreboard-long-names-{width}.png"))
+        board.close()
+
+
+def test_names_and_reasons_without_a_space_do_not_widen_the_pages(server, browser):
+    """A 24-letter name with no space and a 120-letter reason (a web address) break inside the line: no page
+    scrolls sideways on a phone or a TV, and no text runs out of its card."""
+    from playwright.sync_api import expect
+
+    keeper = keeper_with_a_new_game(browser, server.url, ["W" * 24, "M" * 24, "Cid", "Dee"])
+    keeper.evaluate("() => J.api('POST', '/api/ron', {discarder: 1, winners: [{seat: 0, han: 3, fu: 30}]})")
+    keeper.evaluate(f"() => J.api('POST', '/api/end', {{reason: 'https://club.example/{'x' * 99}'}})")
+    keeper.close()
+    for width, height in ((390, 844), (1280, 720)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        for path in ("/", "/keeper", "/keeper/history"):
+            page.goto(server.url + path)
+            if path == "/keeper":
+                log_in(page)
+            expect(page.locator("body")).to_contain_text("W" * 5)
+            page.wait_for_timeout(300)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width, (width, path)
+        page.goto(server.url + "/")
+        expect(page.locator("#over")).to_contain_text("https://club.example/")
+        assert page.evaluate("() => { const o = document.getElementById('over').getBoundingClientRect(),"
+                             " c = document.querySelector('.centre').getBoundingClientRect();"
+                             " return o.right <= c.right + 1 && o.left >= c.left - 1; }"), width
+        page.close()

@@ -49,6 +49,7 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
         ("[camera]\nwidth = -5\n", "camera.width and camera.height must be at least 64"),
         ('log_level = "VERBOSE"\n', "log_level must be one of"),
         ('preset = "bogus"\n', "unknown rules 'bogus'"),
+        ('players = ["Ann", "Bob", "1", "Dee"]\n', "config: players: '1' names a seat"),
     ],
 )
 def test_bad_config_says_which_setting(tmp_path, text, message):

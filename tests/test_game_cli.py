@@ -145,6 +145,27 @@ def test_a_mistyped_db_is_reported_not_created(jantaku, tmp_path):
     assert code == 2 and "is not a folder" in err
 
 
+def test_another_programs_sqlite_file_is_reported_and_not_changed(jantaku, tmp_path):
+    import sqlite3
+
+    other = tmp_path / "notes.sqlite3"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text)")
+    db.close()
+    before = other.read_bytes()
+    for args in (("show",), ("new", "--players", "A,B,C,D")):
+        code, _, err = jantaku("game", *args, "--db", str(other))
+        assert code == 2 and "another program's SQLite file (tables: notes)" in err, args
+    assert other.read_bytes() == before
+
+
+def test_export_takes_one_format(jantaku):
+    ok(jantaku, "game", "new", "--players", "A,B,C,D")
+    code, out, err = jantaku("game", "export", "--csv", "--json")
+    assert code == 2 and out == "" and "--csv or --json, not both" in err
+    assert set(json.loads(ok(jantaku, "game", "export", "--json"))) == {"game_id", "events", "log", "state"}
+
+
 def test_bench_game_reports_its_three_figures(jantaku, tmp_path):
     out = ok(jantaku, "bench", "game", "--appends", "5", "--events", "200", "--evening", "30", "--dir", str(tmp_path))
     assert "replay: 200 events folded in" in out and "; 99 hands)" in out
@@ -191,7 +212,7 @@ def test_cli_rejections_exit_2_with_the_reason(jantaku):
 
 def test_list_and_pick_a_game(jantaku):
     ok(jantaku, "game", "new", "--players", "A,B,C,D", "--rules", "club")
-    ok(jantaku, "game", "new", "--players", "W,X,Y,Z", "--rules", "uspml")
+    ok(jantaku, "game", "new", "--players", "V,X,Y,Z", "--rules", "uspml")
     listed = json.loads(ok(jantaku, "game", "list", "--json"))
     assert [(g["id"], g["preset"]) for g in listed] == [(2, "uspml"), (1, "club")]
     ok(jantaku, "game", "riichi", "A", "--game", "1")
@@ -232,3 +253,93 @@ def test_a_dead_riichi_hand_at_a_draw_from_the_shell(jantaku):
     out = json.loads(ok(jantaku, "game", "draw", "--tenpai", "Cid", "--dead", "Bob", "--json"))
     assert out["points"] == [24000, 23000, 28000, 24000] and out["riichi_sticks"] == 1
     assert out["last_hand"]["dead"] == [1]
+
+
+def test_a_name_with_a_space_can_be_listed_at_a_draw(jantaku):
+    """`--tenpai "Mary Ann,Bob"` lists two players; a bare space still separates names as before ("Bob Cid")."""
+    ok(jantaku, "game", "new", "--players", "Mary Ann,Bob,Cid,Dee")
+    ok(jantaku, "game", "riichi", "mary ann")
+    out = json.loads(ok(jantaku, "game", "draw", "--tenpai", "Mary Ann,Bob", "--json"))
+    assert out["last_hand"]["tenpai"] == [0, 1]
+    out = json.loads(ok(jantaku, "game", "draw", "--tenpai", "Bob Cid", "--nagashi", " Mary  Ann ", "--json"))
+    assert out["last_hand"]["tenpai"] == [1, 2] and out["last_hand"]["nagashi"] == [0]
+    code, _, err = jantaku("game", "draw", "--tenpai", "Mary Anne,Bob")
+    assert code == 2 and "unknown seat 'Mary Anne'" in err
+
+
+def test_names_a_seat_word_would_shadow_are_refused_at_new(jantaku):
+    """A player called "1" or "West" could not be told from seat 1 or the West seat later: refused up front."""
+    for names in ("1,Bob,Cid,Dee", "Ann,0,Cid,Dee", "Ann,Bob,west,Dee", "Ann,Bob,Cid,N", "None,Bob,Cid,Dee"):
+        code, out, err = jantaku("game", "new", "--players", names)
+        assert code == 2 and out == "" and "names a seat" in err, (names, err)
+    code, _, _ = jantaku("game", "show")
+    assert code == 2  # nothing was created
+    ok(jantaku, "game", "new", "--players", "Pei,Nan,Dealer,12")  # real names (Japanese wind words) and digits
+    out = json.loads(ok(jantaku, "game", "riichi", "Nan", "--json"))  # the name, not the South seat
+    assert out["riichi"] == [False, True, False, False]
+    assert json.loads(ok(jantaku, "game", "riichi", "12", "--json"))["riichi"][3]
+
+
+def test_names_that_look_alike_are_one_name(jantaku):
+    """Zoë typed precomposed or with a combining diaeresis, or Ａｎｎ in full width, is the same name: refused as
+    a duplicate, and found whichever way it is typed. An ideographic space is a space."""
+    for names in ("Zo\u00eb,Zoe\u0308,Cid,Dee", "Ann,\uff21\uff4e\uff4e,Cid,Dee", "Mary Ann,Mary  Ann,Cid,Dee"):
+        code, _, err = jantaku("game", "new", "--players", names)
+        assert code == 2 and "must differ" in err, (names, err)
+    out = json.loads(ok(jantaku, "game", "new", "--players", "Zoe\u0308,\u5c71\u7530\u3000\u592a\u90ce,Cid,Dee",
+                        "--json"))
+    assert out["players"] == ["Zo\u00eb", "\u5c71\u7530 \u592a\u90ce", "Cid", "Dee"]
+    assert json.loads(ok(jantaku, "game", "riichi", "Zoe\u0308", "--json"))["riichi"][0]
+    assert json.loads(ok(jantaku, "game", "riichi", "\u5c71\u7530\u3000\u592a\u90ce", "--json"))["riichi"][1]
+
+
+def test_names_longer_than_the_keeper_page_takes_are_refused(jantaku):
+    """The keeper page's name field takes 24 characters; the shell takes no more."""
+    code, _, err = jantaku("game", "new", "--players", "W" * 25 + ",Bob,Cid,Dee")
+    assert code == 2 and "at most 24 characters" in err
+    ok(jantaku, "game", "new", "--players", "W" * 24 + ",Bob,Cid,Dee")
+
+
+def test_an_adjustment_finds_a_name_with_an_equals_sign(jantaku):
+    ok(jantaku, "game", "new", "--players", "=A,B=C,Cid,Dee")
+    out = json.loads(ok(jantaku, "game", "adjust", "=A=+1000", "B=C=-1000", "--reason", "fix", "--json"))
+    assert out["points"] == [26000, 24000, 25000, 25000]
+
+
+def test_reasons_are_one_printable_line(jantaku):
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    for args in (("adjust", "Ann=1000", "Bob=-1000", "--reason", "a\nb"), ("end", "--reason", "\x1b[31mred"),
+                 ("adjust", "Ann=1000", "Bob=-1000", "--reason", "x" * 121)):
+        code, out, err = jantaku("game", *args)
+        assert code == 2 and out == "" and "reason" in err, (args, err)
+    assert state_of(jantaku)["points"] == [25000] * 4
+    ok(jantaku, "game", "end", "--reason", "\u6642\u9593\u5207\u308c \u2014 time")
+
+
+def test_show_lines_up_wide_names(jantaku):
+    """Each CJK character takes two terminal columns: the points still line up under each other."""
+    import unicodedata
+
+    out = ok(jantaku, "game", "new", "--players", "\u65e5\u672c\u8a9e,\uae40,Zo\u00eb,\U0001f004 Dragon")
+
+    def columns(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    ends = {columns(line.split("25000")[0]) for line in out.splitlines()[1:]}
+    assert len(ends) == 1, out
+
+
+def test_csv_export_keeps_spreadsheets_from_running_names(jantaku):
+    """A name that starts with = + - @ is a formula to a spreadsheet: the CSV quotes it with a leading '."""
+    ok(jantaku, "game", "new", "--players", '=HYPERLINK("http://x"),+1,-2,@x')
+    ok(jantaku, "game", "adjust", "+1=1000", "@x=-1000", "--reason", "=1+1")
+    ok(jantaku, "game", "end", "--reason", "=2+2")
+    rows = list(csv.reader(io.StringIO(ok(jantaku, "game", "export", "--csv"))))
+    assert rows[0][4:12] == ["'=HYPERLINK(\"http://x\") change", "'+1 change", "'-2 change", "'@x change",
+                             "'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@x"]
+    assert rows[1][4:8] == ["0", "1000", "0", "-1000"]  # numbers stay numbers
+    assert {r[1] for r in rows[-4:]} == {"'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@x"}
+    cells = [c for r in rows for c in r if c]
+    assert not [c for c in cells if c[0] in "=+@" or (c[0] == "-" and not c.lstrip("-").replace(".", "").isdigit())]
+    events = [json.loads(line) for line in ok(jantaku, "game", "export").splitlines()]
+    assert events[0]["players"][0] == '=HYPERLINK("http://x")'  # the JSON keeps the names as given

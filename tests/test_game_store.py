@@ -95,7 +95,7 @@ def test_many_games_in_one_file_and_a_second_connection_sees_writes(tmp_path):
     path = tmp_path / "club.db"
     with GameStore(path) as first, GameStore(path) as second:
         a = first.new_game(PLAYERS, "club")
-        b = first.new_game(["W", "X", "Y", "Z"], "wrc")
+        b = first.new_game(["V", "X", "Y", "Z"], "wrc")
         assert second.current_game() == b
         assert [g.id for g in second.games()] == [b, a]
         second.state(a)  # warms second's cache
@@ -105,7 +105,7 @@ def test_many_games_in_one_file_and_a_second_connection_sees_writes(tmp_path):
         assert second.state(a).points[2] == 25000
         assert second.state(b).points == (30000,) * 4
         summary = second.games()[0].to_json()
-        assert summary["preset"] == "wrc" and summary["players"] == ["W", "X", "Y", "Z"]
+        assert summary["preset"] == "wrc" and summary["players"] == ["V", "X", "Y", "Z"]
 
 
 def test_new_game_rejects_bad_input(store):
@@ -214,8 +214,9 @@ def test_a_file_that_is_not_our_database_or_is_damaged_says_so(tmp_path):
     with pytest.raises(InputError, match="cannot be used \\(file is not a database\\)"):
         GameStore(garbage)
     foreign = tmp_path / "foreign.db"
-    with sqlite3.connect(foreign) as db:
+    with sqlite3.connect(foreign) as db:  # our table names with other columns
         db.execute("CREATE TABLE games (x)")
+        db.execute("CREATE TABLE log (y)")
     with GameStore(foreign) as s, pytest.raises(InputError, match="is it a jantaku database"):
         s.new_game(PLAYERS, "tenhou")
     with GameStore(tmp_path / "games.db") as s:
@@ -229,6 +230,19 @@ def test_a_file_that_is_not_our_database_or_is_damaged_says_so(tmp_path):
     (tmp_path / "a-file").write_text("")
     with pytest.raises(InputError, match="cannot make the folder .*a-file for the game database"):
         GameStore(tmp_path / "a-file" / "games.db")
+
+
+def test_another_programs_sqlite_file_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "notes.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE notes (text)")
+        db.execute("INSERT INTO notes VALUES ('keep me')")
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(InputError, match="another program's SQLite file \\(tables: notes\\)"):
+        GameStore(path)
+    assert path.read_bytes() == before  # no tables added, journal not switched to WAL
+    assert not (tmp_path / "notes.sqlite3-wal").exists()
 
 
 # -- kill -9 durability ---------------------------------------------------------------------------------
@@ -277,3 +291,34 @@ def test_kill_9_during_a_burst_loses_no_acknowledged_event(tmp_path, attempt):
         state = store.state(game)
         assert sum(state.points) == 100000 and state.events == len(log)
         store.append(game, RiichiDeclared(0))  # and the file takes new writes
+
+
+def test_new_game_refuses_names_a_seat_list_cannot_hold(store):
+    """A comma splits a name in every comma-separated seat list; a bidi override or a zero-width space makes two
+    names that look alike; a seat word shadows a seat. Refused with the reason, nothing stored."""
+    cases = [(["Mary Ann, Jr", "B", "C", "D"], "comma"), (["A", "B\u202e", "C", "D"], "printable"),
+             (["A", "B\u200bB", "C", "D"], "printable"), (["A", "B", "2", "D"], "names a seat"),
+             (["A", "B", "C", "x" * 25], "at most 24"), (["A", "  ", "C", "D"], "empty"),
+             (["Zo\u00eb", "ZOE\u0308", "C", "D"], "must differ")]
+    for players, message in cases:
+        with pytest.raises(InputError, match=message):
+            store.new_game(players, "tenhou")
+    assert store.games() == []
+    game = store.new_game(["\u05e9\u05dc\u05d5\u05dd", "\u0645\u0631\u062d\u0628\u0627", "\U0001f468\u200d\U0001f469",
+                           "\u0632\u0647\u0631\u0647\u200c\u0633\u0627\u062f\u0627\u062a"], "tenhou")  # ZWJ, ZWNJ kept
+    assert store.state(game).players[3] == "\u0632\u0647\u0631\u0647\u200c\u0633\u0627\u062f\u0627\u062a"
+
+
+def test_a_game_stored_before_the_name_rules_still_loads(store):
+    """The name rules apply to new games only: a log whose names they would refuse replays and exports."""
+    names = ["1", "Mary Ann, Jr", "W", "x" * 40]
+    with store._db:
+        store._db.execute("INSERT INTO games (id, created_at, preset, players) VALUES (1, 'then', 'tenhou', ?)",
+                          (json.dumps(names),))
+        for seq, event in enumerate(({"type": "game_started", "players": names, "preset": "tenhou"},
+                                     {"type": "riichi", "seat": 1}), start=1):
+            store._db.execute("INSERT INTO log (game_id, seq, type, payload, recorded_at) VALUES (1, ?, ?, ?, 'then')",
+                              (seq, event["type"], json.dumps(event)))
+    assert store.state(1).players == tuple(names) and store.state(1).riichi[1]
+    assert "Mary Ann, Jr" in store.export_csv(1)
+    store.append(1, ExhaustiveDraw((1,)))

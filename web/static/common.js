@@ -89,6 +89,15 @@ const J = (() => {
     return node;
   }
 
+  // A name inside a longer line: a right-to-left one (Hebrew, Arabic) is set apart with Unicode isolates, so
+  // what follows it ("+4,900", "(West)") stays after it instead of taking the name's direction.
+  const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]|[\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+  function isolate(name) { return RTL.test(name) ? `\u2068${name}\u2069` : name; }
+
+  // Columns a name takes: a CJK character or an emoji is as wide as two letters (a seat sets a long name smaller).
+  const WIDE = /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{1F300}-\u{1FAFF}\u{20000}-\u{3FFFD}]/u;
+  function columns(text) { return [...text].reduce((n, ch) => n + (WIDE.test(ch) ? 2 : 1), 0); }
+
   function seatName(state, seat) {
     const g = state && state.game;
     return g ? g.seats[seat].name : `Seat ${seat}`;
@@ -101,7 +110,7 @@ const J = (() => {
       if (sel.dataset.optional) sel.append(el("option", { value: "" }, sel.dataset.optional));
       for (let s = 0; s < 4; s++) {
         const g = state && state.game;
-        const label = g ? `${g.seats[s].name} (${g.seats[s].wind_name})` : `Seat ${s}`;
+        const label = g ? `${isolate(g.seats[s].name)} (${g.seats[s].wind_name})` : `Seat ${s}`;
         sel.append(el("option", { value: String(s) }, label));
       }
       if (keep || sel.dataset.optional) sel.value = keep;
@@ -197,5 +206,5 @@ const J = (() => {
   }
 
   return { api, say, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
-           WINDS };
+           isolate, columns, WINDS };
 })();

@@ -35,7 +35,7 @@
     const sel = $(id);
     if (kind(sel.dataset.kind) !== "ron") return null;
     const winner = seatOf(sel.dataset.winner), discarder = seatOf(id);
-    const name = (seat) => J.seatName(state, seat);
+    const name = (seat) => J.isolate(J.seatName(state, seat));
     if (winner === discarder) return `${name(winner)} cannot win by ron on their own discard: pick who dealt in under "Ron from".`;
     if (id === "q-discarder" && $("q-winner2").value !== "") {
       const second = Number($("q-winner2").value);
@@ -68,7 +68,7 @@
     if (g) {
       for (const seat of g.seats) {
         const box = J.el("div", { class: seat.dealer ? "dealer" : "" },
-          J.el("div", {}, `${seat.wind_name} · ${seat.name}${seat.riichi ? " · riichi" : ""}`),
+          J.el("div", {}, `${seat.wind_name} · ${J.isolate(seat.name)}${seat.riichi ? " · riichi" : ""}`),
           J.el("div", { class: "pts" }, seat.points.toLocaleString("en-US")));
         mini.append(box);
       }

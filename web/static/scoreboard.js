@@ -26,7 +26,9 @@
       const seat = Number(node.dataset.seat);
       const s = g ? g.seats[seat] : null;
       node.querySelector(".wind-letter").textContent = s ? s.wind_name : "-";
-      node.querySelector(".name").textContent = s ? s.name : "—";
+      const name = node.querySelector(".name");
+      name.textContent = s ? s.name : "—";
+      name.classList.toggle("long", !!s && J.columns(s.name) > 12);  // smaller, on up to three lines
       const pts = node.querySelector(".points");
       pts.textContent = s ? fmt(s.points) : "—";
       pts.classList.toggle("neg", !!s && s.points < 0);
@@ -59,7 +61,7 @@
     if (last.detail) body.append(J.el("p", {}, last.detail));
     const ds = J.el("div", { class: "deltas" });
     (last.deltas || []).forEach((v, seat) => {
-      if (v) ds.append(J.el("span", { class: v > 0 ? "up" : "down" }, `${g.seats[seat].name} ${v > 0 ? "+" : ""}${fmt(v)}`));
+      if (v) ds.append(J.el("span", { class: v > 0 ? "up" : "down" }, `${J.isolate(g.seats[seat].name)} ${v > 0 ? "+" : ""}${fmt(v)}`));
     });
     body.append(ds);
     const photo = last.photo;
