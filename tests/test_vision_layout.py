@@ -173,6 +173,17 @@ def test_a_photo_of_face_down_tiles_alone_gives_a_view_with_no_hand(quarters: in
     assert view.dora_indicators == () and view.ponds == ()
 
 
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_the_dead_wall_photographed_alone_gives_its_indicators_not_a_closed_kan(quarters: int) -> None:
+    """Fixed: a close-up of the dead wall whose two indicators are alike (a kan dora) was read as a hand of one closed
+    kan (back, two like faces, back) and three stray backs. A closed kan's backs end it; the wall goes on in step."""
+    tiles, _ = row("back back 8m 8m back back back", 200, 600)
+    view = build_view(turn(tiles, quarters), int(SIZE), int(SIZE))
+    assert view.dora_indicators == ("8m", "8m") and not view.hand.melds and view.ponds == ()
+    kan, _ = row("back 8m 8m back", 200, 600)  # four tiles alone are a closed kan
+    assert [m.kind for m in build_view(turn(kan, quarters), int(SIZE), int(SIZE)).hand.melds] == ["closed-kan"]
+
+
 def test_empty_table_gives_a_warning() -> None:
     view = build_view([], 640, 480)
     assert view.tiles == () and view.warnings == ("no tiles found in the photo",)
@@ -277,18 +288,40 @@ def test_meld_source_is_the_sideways_tile(spec: str, kind: str, source: str) -> 
         assert view.hand.win == "9p"
 
 
+def hand_and_pon(face: str, at: int) -> tuple[list[SeenTile], list[SeenTile], float]:
+    """A hand of seven, its winning tile set apart, then a pon of `face` with its `at`-th tile called (sideways);
+    the hand and win tiles, the pon's, and where the pon ends."""
+    hand, x = row("2m 3m 4m 6s 6s 6s 8p", 100, 800)
+    win, x = row("8p", x + 25, 800)
+    spec = [face] * 3
+    spec[at] = f"s:{face}"
+    called, x = row(" ".join(spec), x + 45, 800)
+    return hand + win, called, x
+
+
 def test_added_kan_from_each_side() -> None:
     for at, source in ((0, "left"), (1, "across"), (2, "right")):
-        hand, x = row("2m 3m 4m 6s 6s 6s 8p", 100, 800)
-        win, x = row("8p", x + 25, 800)
-        spec = ["5z", "5z", "5z"]
-        spec[at] = "s:5z"
-        called, _ = row(" ".join(spec), x + 45, 800)
+        hand, called, _ = hand_and_pon("5z", at)
         beyond = side("5z", called[at].box[0], called[at].box[1] - 1)  # laid on the far side of the called tile
-        view = build_view(hand + win + called + [beyond], int(SIZE), int(SIZE))
+        view = build_view(hand + called + [beyond], int(SIZE), int(SIZE))
         assert [m.to_json() for m in view.hand.melds] == [
             {"kind": "added-kan", "tiles": ["5z"] * 4, "source": source}], source
         assert view.hand.concealed == ("2m", "3m", "4m", "6s", "6s", "6s", "8p")
+
+
+@pytest.mark.parametrize("lift", [8, 12])
+def test_an_added_kan_seen_low_whose_top_tile_stands_over_the_called_one_apart_from_the_row(lift: float) -> None:
+    """Fixed (a rendered dev scene): seen low, the added tile's box rises only a little over the called tile's and
+    reads upright, a segment of its own in the hand's line; it was taken for a fourth tile after the melds (an
+    open kan, or a pon and a stray tile), where it is the called tile's partner."""
+    for at, source in ((0, "left"), (1, "across"), (2, "right")):
+        hand, called, x = hand_and_pon("3z", at)
+        chi, _ = row("s:5m 6m 7m", x + 12, 800)
+        top = up("3z", called[at].box[0] + 4, called[at].box[3] - lift)
+        for quarters in range(4):
+            view = build_view(turn(hand + called + chi + [top], quarters), int(SIZE), int(SIZE))
+            assert [(m.kind, m.source) for m in view.hand.melds] == [("added-kan", source), ("chi", "left")], (
+                at, quarters)
 
 
 def test_added_kan_whose_added_tile_has_a_back_read_beside_it() -> None:

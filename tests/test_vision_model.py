@@ -386,6 +386,15 @@ def test_a_close_up_whose_tiles_come_out_in_pieces_is_read_again_shrunk(recogniz
     assert faces().count("1p") >= 4  # each of the 5p's circles read as a tile
 
 
+def test_a_close_up_of_the_dead_wall_reads_its_indicators(recognizer: Recognizer) -> None:
+    """The dead wall of the bundled added-kan photo cut out, as a player photographs the dora alone: two 8m between
+    backs, read before as a closed kan of 8m."""
+    photo = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    h, w = photo.shape[:2]
+    view = read_view(recognizer, photo[:h // 4, w * 2 // 5:])
+    assert view.dora_indicators == ("8m", "8m") and not view.hand.melds
+
+
 @pytest.mark.skipif(not PHOTOS.exists(), reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
 def test_tiles_too_small_to_find_in_the_whole_photo_are_searched_for_in_windows(
         recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -582,6 +591,15 @@ def test_one_reading_per_tile() -> None:
     row = [SeenTile("1m", (0, 0, 26, 35), 0.9), SeenTile("2m", (27, 0, 53, 35), 0.5)]
     edge_on = [SeenTile("back", (0, 0, 10, 35), 0.7), SeenTile("back", (2, 0, 12, 35), 0.6)]
     assert [t.tile for t in _one_per_tile(tilted + row + edge_on)] == ["0p", "1m", "2m", "back", "back"]
+    # a rendered dev scene: the top of a meld's 7p boxed again with the point sticks behind it, read as 7p at 0.2,
+    # made a row beyond the hand that hid the dora indicator laid out there
+    sure, part = SeenTile("7p", (942, 437, 1030, 512), 0.91), SeenTile("7p", (930, 418, 1010, 480), 0.2)
+    assert _one_per_tile([sure, part]) == [sure]
+    pair = SeenTile("7p", (1020, 437, 1108, 512), 0.2)  # the next tile of a pair: side by side, barely overlapping
+    other = dataclasses.replace(part, tile="1p")  # another face: not this tile boxed again
+    surer = dataclasses.replace(part, confidence=0.5)  # read surely enough to stand on its own
+    for kept in (pair, other, surer):
+        assert _one_per_tile([sure, kept]) == [sure, kept]
 
 
 def test_tiles_far_narrower_than_the_sure_tiles_near_them_are_no_tiles() -> None:

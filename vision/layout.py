@@ -613,6 +613,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: l
     concealed: list[_T] = []
     win: _T | None = None
     meld_tiles: list[_T] = []
+    stacked: list[_T] = []
     for n, seg in enumerate(segs):
         ordered = sorted(seg, key=lambda t: t.cx)
         if n == 0:
@@ -624,6 +625,9 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: l
             if inside:
                 warnings.append(f"{len(inside)} tile{'s' if len(inside) > 1 else ''} {FACE_DOWN_IN_HAND} (a blank "
                                 "white dragon?): name them before scoring")
+        elif len(ordered) == 1 and any(m.i in across and plain_face(m.name) == plain_face(ordered[0].name)
+                                       and m.x1 < ordered[0].cx < m.x2 and ordered[0].cy < m.cy for m in meld_tiles):
+            stacked += ordered  # an added kan's top tile over its called one, seen low a row apart: its partner
         elif meld_tiles or len(ordered) > 1 or ordered[0].i in across or not ordered[0].face_up:
             meld_tiles += ordered
         else:  # a lone upright tile before any meld: the winning tile, unless another follows it
@@ -633,7 +637,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: l
                 warnings += [] if gap in warnings else [gap]
             win = ordered[0]
     meld_tiles += beyond
-    extra = [t for t in others if t.face_up]
+    extra = [t for t in others if t.face_up] + stacked
     notes: list[str] = []
     melds, used, called = _parse_melds(meld_tiles, extra, notes, across)
     if win is None and meld_tiles and meld_tiles[0].face_up:
@@ -1130,7 +1134,8 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
             if winning_shape(other[0]):
                 hand, used, hand_across, twins, hand_warnings = *other, notes
                 break
-    if hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW:
+    if (hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW) and not _kans_in_a_wall(
+            hand, hand_line_t):
         warnings += hand_warnings
     else:  # no hand in the picture (a table seen from above, a pond row the longest line): seats seen from the camera
         hand, used, hand_across, twins, hand_line_t = SeenHand(), set(), set(), set(), []
@@ -1191,6 +1196,16 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
         dora_indices = tuple(new[i] for i in dora_indices)
     return TableView(size[0], size[1], tuple(out), hand, tuple(t.name for t in dora), tuple(ponds[0]),
                      tuple(warnings), dora_indices)
+
+
+def _kans_in_a_wall(hand: SeenHand, line: list[list[_T]]) -> bool:
+    """Whether a "hand" of closed kans and nothing else is the dead wall seen alone. Its indicators between backs
+    (two alike, as a kan dora may make them) look like a closed kan, but a kan's backs end it, where a wall's go on
+    in step."""
+    if hand.concealed or hand.win or not hand.melds or any(m.kind != "closed-kan" for m in hand.melds):
+        return False
+    wall = {t.i for t in _dead_wall(line)[0]}
+    return all(set(m.indices) <= wall for m in hand.melds)
 
 
 def _flipped_indicators(ponds: tuple[list[Pond], dict], turned: list[_T]) -> list[_T]:

@@ -33,6 +33,8 @@ from vision.view import SeenTile, TableView
 MODELS = Path(__file__).resolve().parent.parent / "models"
 FACE_OVERRULES = 0.9  # classifier probability of a face that turns a face-down detection face up
 SAME_TILE = 0.3  # two boxes whose centres are closer than this many short sides are one tile
+PART = (0.3, 0.5)  # a face read less surely than this, with this share of its box in a surer box of its face, is
+# a part of that tile boxed again (MODEL_CARD.md)
 BACK_OVERRULED = 0.6  # below this, a classifier's `back` for a face-up detection gives way to its best face
 MIN_CONFIDENCE = 0.2  # tiles the two stages together are less sure of are noise (measured: models/MODEL_CARD.md)
 TURN_MARGIN = 0.03  # a quarter turn must beat the photo as it is by this much mean detector score (MODEL_CARD.md)
@@ -143,16 +145,23 @@ def read_view(recognizer, img: np.ndarray) -> TableView:
 def _one_per_tile(tiles: list[SeenTile]) -> list[SeenTile]:
     """Faces less a second reading of the same tile: a tilted tile is sometimes found twice, two boxes whose overlap
     stays under the NMS threshold but whose centres nearly coincide; the reading the two stages are surer of stays.
-    Neighbouring faces (a row, a called tile, an added kan) have centres at least half a tile apart. Backs are left
-    alone: a standing row seen edge-on packs them closer than that."""
+    Neighbouring faces (a row, a called tile, an added kan) have centres at least half a tile apart. So is a part
+    of a tile boxed again with what lies beyond it (a point stick behind it), read as its face but far less surely
+    (PART). Backs are left alone: a standing row seen edge-on packs them closer than that."""
     def short(t: SeenTile) -> float:
         return min(t.box[2] - t.box[0], t.box[3] - t.box[1])
+
+    def part_of(t: SeenTile, of: SeenTile) -> bool:
+        (a0, a1, a2, a3), (b0, b1, b2, b3) = t.box, of.box
+        inside = max(0.0, min(a2, b2) - max(a0, b0)) * max(0.0, min(a3, b3) - max(a1, b1))
+        return t.confidence < PART[0] and t.tile == of.tile and inside >= PART[1] * (a2 - a0) * (a3 - a1)
 
     kept: list[int] = []
     for i in sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence):
         t = tiles[i]
-        if t.tile == BACK or all(tiles[j].tile == BACK or math.dist(t.centre, tiles[j].centre)
-                                 >= SAME_TILE * min(short(t), short(tiles[j])) for j in kept):
+        if t.tile == BACK or all(tiles[j].tile == BACK or (math.dist(t.centre, tiles[j].centre)
+                                 >= SAME_TILE * min(short(t), short(tiles[j])) and not part_of(t, tiles[j]))
+                                 for j in kept):
             kept.append(i)
     return [tiles[i] for i in sorted(kept)]
 
