@@ -497,8 +497,9 @@ CLUB = GameRules(
         "ties: §3.6 and §3.6.1 say earlier dealership wins the tie, the last paragraph says split; we follow "
         "the earlier dealership, which the rule book states twice",
         "§3.4.6: outside tournaments chombo is a reverse mangan paid at the table",
-        "§3.4.3 puts a counter after an abortive draw but §3.4.11 does not say who deals; the dealer keeps "
-        "the deal as in every other preset with abortive draws",
+        "§3.4.11 read to the letter rotates the deal after an abortive draw ('otherwise, the deal rotates'), but "
+        "§3.4.3 puts a counter at East's right as for a repeat: the dealer keeps the deal, as in every other "
+        "preset with abortive draws",
         "§4.1: honba to every winner, riichi sticks to the winner nearest the discarder's right, winners "
         "take back their own riichi stick",
     ),
