@@ -321,10 +321,10 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
 
 
 def _standing_view(st) -> dict[str, Any]:
-    """A seat's final result as the pages show it: `points` (the final score) and every part of the settlement
-    (`above_return`, `uma`, `oka`, `penalty`) that adds up to `net_points`, and `net`, the result."""
-    return {"seat": st.seat, "name": st.name, "rank": st.rank, "points": st.raw, "above_return": st.above_return,
-            "uma": st.uma, "oka": st.oka, "penalty": st.penalty, "net_points": st.net_points, "net": st.net}
+    """A seat's final result as the pages show it: `Standing.to_json` with the final score as `points`."""
+    view = st.to_json()
+    view["points"] = view.pop("raw")
+    return view
 
 
 def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
@@ -348,7 +348,7 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "hand_number": state.hand_number,
         "honba": state.honba,
         "riichi_sticks": state.riichi_sticks,
-        "counters": bool(state.rules.honba_value),  # honba and riichi sticks count here (not in USPML, ZJ, MCR)
+        "counters": state.rules.counts_honba,
         "dealer": state.dealer,
         "seats": seats,
         "hands_played": state.hands_played,

@@ -789,7 +789,7 @@ def _result(state: GameState, kind: str, deltas: list[int], **fields: Any) -> Ha
         deltas=tuple(deltas),  # type: ignore[arg-type]
         points=points,  # type: ignore[arg-type]
         system=state.rules.system,
-        counters=bool(state.rules.honba_value),
+        counters=state.rules.counts_honba,
         **fields,
     )
 

@@ -449,7 +449,7 @@ def format_state(state, game_id: int | None = None) -> str:
             where += f", hand {state.round_wind * 4 + state.dealer + 1} of 16"
         lines = [f"{head}[{state.preset}] {where}"]
     else:
-        honba = f", honba {state.honba}" if state.rules.honba_value else ""  # USPML keeps no counters
+        honba = f", honba {state.honba}" if state.rules.counts_honba else ""
         lines = [f"{head}[{state.preset}] {where}{honba}"
                  + "".join(f", {name.replace('_', ' ')} {count}" for name, count in state.on_table)]
     width = max(16, *(_columns(name) for name in state.players))

@@ -154,6 +154,12 @@ class GameRules:
         if self.mcr_base and self.system != "mcr":
             raise ValueError(f"{self.name}: only MCR has a base payment")
 
+    @property
+    def counts_honba(self) -> bool:
+        """Whether honba count here: not under USPML, Zung Jung or MCR, which the pages, `show` and the CSV then
+        name no counter for."""
+        return self.honba_value > 0
+
 
 ALL_ABORTIVE = frozenset(ABORTIVE_REASONS)
 NO_ABORTIVE: frozenset[str] = frozenset()

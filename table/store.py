@@ -334,7 +334,7 @@ class GameStore:
         standings with the return, uma and oka apart; Zung Jung and MCR neither counters nor sticks, and their
         points are the result."""
         states = self.history(game_id)
-        players, riichi, counters = states[0].players, states[0].system == "riichi", states[0].rules.honba_value > 0
+        players, riichi, counters = states[0].players, states[0].system == "riichi", states[0].rules.counts_honba
         buf = io.StringIO()
         writer = _SafeCsv(csv.writer(buf, lineterminator="\n"))
         writer.writerow(["hand", "round", *(["honba"] if counters else []), "result",

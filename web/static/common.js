@@ -173,7 +173,7 @@ const J = (() => {
     return box;
   }
 
-  const num = (n) => Number(n).toLocaleString("en-US");
+  const num = (n) => Number(n).toLocaleString("en-US");  // points as every page writes them: 12,000
 
   // The final standings into `card` (hidden while the game is on). A riichi game shows each part of the result
   // as a club's score sheet does: the points, then in the result's unit (1,000: +8.8) their difference from the
@@ -206,5 +206,5 @@ const J = (() => {
   }
 
   return { api, say, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
-           isolate, columns, WINDS };
+           isolate, columns, num, WINDS };
 })();

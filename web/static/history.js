@@ -46,7 +46,7 @@
           ...h.names.map((nm) => J.el("th", { class: "num" }, nm))));
         const tbody = $("hands").querySelector("tbody");
         tbody.replaceChildren(...h.hands.map((row, i) => J.el("tr", {}, J.el("td", {}, i + 1), J.el("td", {}, row.round),
-          J.el("td", {}, row.title), ...row.points.map((p) => J.el("td", { class: "num" }, p.toLocaleString("en-US"))))));
+          J.el("td", {}, row.title), ...row.points.map((p) => J.el("td", { class: "num" }, J.num(p))))));
       }
       const g = await J.api("GET", "/api/games");
       $("games").querySelector("tbody").replaceChildren(...g.games.map((game) => J.el("tr", {},

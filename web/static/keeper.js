@@ -69,7 +69,7 @@
       for (const seat of g.seats) {
         const box = J.el("div", { class: seat.dealer ? "dealer" : "" },
           J.el("div", {}, `${seat.wind_name} · ${J.isolate(seat.name)}${seat.riichi ? " · riichi" : ""}`),
-          J.el("div", { class: "pts" }, seat.points.toLocaleString("en-US")));
+          J.el("div", { class: "pts" }, J.num(seat.points)));
         mini.append(box);
       }
     }

@@ -5,7 +5,7 @@
   const live = document.getElementById("live");
   let lastVersion = -1, pollTimer = null, source = null;
 
-  function fmt(n) { return n == null ? "—" : Number(n).toLocaleString("en-US"); }
+  function fmt(n) { return n == null ? "—" : J.num(n); }
 
   function render(state) {
     if (state.version === lastVersion) return;
