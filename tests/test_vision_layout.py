@@ -924,6 +924,17 @@ def test_a_close_up_across_a_corner_whose_rows_turn_apart_is_read_at_the_hand_ro
     assert view.hand.melds == () and list(view.dora_indicators) == truth["dora"]
 
 
+def test_four_melds_whose_lone_concealed_tile_lies_in_line_with_the_dead_wall_keep_the_last_meld() -> None:
+    """Fixed: a rendered table seen across a corner (tests/data/four_melds_beside_a_dead_wall.json, exact boxes): the
+    one concealed tile lies where the dead wall's row runs on, so the wall joined the hand's line, and the straight line
+    fitted through it all tilted so far that the far pon stood "beyond" it and was dropped as an added kan's top tile.
+    The fit now leaves out the furthest tile one at a time."""
+    view, truth = rendered("four_melds_beside_a_dead_wall.json")
+    assert list(view.hand.concealed) == truth["concealed"] and view.hand.win == truth["win"]
+    assert [[m.kind, list(m.tiles), m.source] for m in view.hand.melds] == truth["melds"]
+    assert list(view.dora_indicators) == truth["dora"]
+
+
 @pytest.mark.parametrize("quarters", [0, 1])
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
 def test_a_riichi_tile_starting_a_pond_row_stays_in_it_over_a_short_second_row(seat: int, quarters: int) -> None:

@@ -504,20 +504,24 @@ def _called_by_steps(win: list[_T], candidates) -> int:
 
 
 def _off_line(line: list[list[_T]]) -> set[int]:
-    """Tiles lying clearly beyond the row (the added tile of an added kan sits above its called tile)."""
+    """Tiles lying clearly beyond the row (the added tile of an added kan sits above its called tile).
+
+    The least-squares line through the row is refitted without the tile furthest beyond it, one at a time: a dead wall
+    that a lone hand tile brought into the line (lying in line with the wall's own row) would otherwise tilt the fit
+    so far that the far end of the melds looks beyond it."""
     tiles = [t for s in line for t in s]
     if len(tiles) < 4:
         return set()
     out: set[int] = set()
-    for _ in range(2):  # least-squares line through the row, refitted without the tiles found beyond it
-        keep = [t for t in tiles if t.i not in out]
+    while len(keep := [t for t in tiles if t.i not in out]) > 2:
         n = len(keep)
-        if n < 2:  # boxes that make no line (rounding with near-equal centres)
-            break
         mx, my = sum(t.cx for t in keep) / n, sum(t.cy for t in keep) / n
         sxx = sum((t.cx - mx) ** 2 for t in keep) or 1e-6
         slope = sum((t.cx - mx) * (t.cy - my) for t in keep) / sxx
-        out = {t.i for t in tiles if t.cy - (my + slope * (t.cx - mx)) < -0.6 * t.short}
+        worst = min(keep, key=lambda t: (t.cy - (my + slope * (t.cx - mx))) / t.short)
+        if worst.cy - (my + slope * (worst.cx - mx)) >= -0.6 * worst.short:
+            break
+        out.add(worst.i)
     return out
 
 
