@@ -52,6 +52,8 @@ class Proposal:
     winner: int | None = None
     discarder: int | None = None
     tsumo: bool = False
+    riichi_discard: bool = False
+    """A ron on the discarder's riichi declaration tile: that riichi does not stand (its stick is not won)."""
     flags: dict[str, bool] = field(default_factory=dict)
     score: dict[str, Any] | None = None
     error: str = ""
@@ -274,9 +276,12 @@ class Assistant:
         seat = _seat(seat)
         self._append(gp.riichi_event(seat), f"riichi declared by seat {seat}")
 
-    def record_ron(self, discarder: int, winners: list[dict[str, Any]]) -> None:
-        """`winners`: one per winner, {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)}."""
+    def record_ron(self, discarder: int, winners: list[dict[str, Any]], riichi_discard: bool = False) -> None:
+        """`winners`: one per winner, {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)};
+        `riichi_discard`: the winning tile was the discarder's riichi declaration tile (that riichi does not stand)."""
         discarder = _seat(discarder, "discarder")
+        if not isinstance(riichi_discard, bool):
+            raise InputError("riichi_discard must be true or false")
         if not isinstance(winners, list):
             raise InputError("winners must be a list of {seat, han, fu} or {seat, hand}")
         if not winners:
@@ -286,7 +291,7 @@ class Assistant:
             if any(w["seat"] == discarder for w in wins):
                 raise InputError("the discarder cannot win on their own discard")
             by = [w["seat"] for w in wins]
-            self._append(gp.ron_event(discarder, wins), f"ron on seat {discarder}'s discard by {by}")
+            self._append(gp.ron_event(discarder, wins, riichi_discard), f"ron on seat {discarder}'s discard by {by}")
 
     def record_tsumo(self, winner: dict[str, Any]) -> None:
         """`winner`: {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)}."""
@@ -405,10 +410,11 @@ class Assistant:
             self.camera.select(photo)
 
     def scan_hand(self, winner: int | None = None, discarder: int | None = None, tsumo: bool | None = None,
-                  photo: str | None = None) -> Proposal:
+                  photo: str | None = None, riichi_discard: bool | None = None) -> Proposal:
         """Capture, read, and propose the hand; the proposal is scored but nothing is recorded until confirmed."""
-        if tsumo is not None and not isinstance(tsumo, bool):
-            raise InputError("tsumo must be true or false")
+        for key, value in (("tsumo", tsumo), ("riichi_discard", riichi_discard)):
+            if value is not None and not isinstance(value, bool):
+                raise InputError(f"{key} must be true or false")
         if winner is not None:
             winner = _seat(winner, "winner")
         if discarder is not None:
@@ -429,13 +435,15 @@ class Assistant:
             winner = prior.winner
             if tsumo is None and discarder is None:
                 tsumo, discarder = prior.tsumo, prior.discarder
+                riichi_discard = prior.riichi_discard if riichi_discard is None else riichi_discard
+        tsumo = bool(tsumo) if tsumo is not None else discarder is None
         melds, notes = gp.with_hidden_red_fives(reading.melds, self._preset_name())
         proposal = Proposal(
             scan_id=scan_id, photo=cap.name, image=reading.image, tiles=reading.tiles,
             warnings=[*reading.warnings, *notes], concealed=reading.concealed, win=reading.win, melds=melds,
             dora_indicators=reading.dora_indicators, ponds=reading.ponds,
-            winner=winner, discarder=None if tsumo else discarder,
-            tsumo=bool(tsumo) if tsumo is not None else discarder is None,
+            winner=winner, discarder=None if tsumo else discarder, tsumo=tsumo,
+            riichi_discard=bool(riichi_discard) and not tsumo,
         )
         with self._lock:
             self.proposal = self._scored(proposal)
@@ -448,7 +456,7 @@ class Assistant:
     def propose(self, **changes: Any) -> Proposal:
         """Correct the pending proposal (misread tiles, winner, flags) or type one from scratch; it is re-scored."""
         allowed = {"concealed", "win", "melds", "dora_indicators", "ura_indicators", "winner", "discarder", "tsumo",
-                   "flags"}
+                   "riichi_discard", "flags"}
         unknown = sorted(set(changes) - allowed)
         if unknown:
             raise InputError(f"unknown proposal field(s): {', '.join(unknown)}")
@@ -456,15 +464,16 @@ class Assistant:
         for key in ("winner", "discarder"):
             if key in changes:
                 clean[key] = None if changes[key] in (None, "") else _seat(changes[key], key)
-        if "tsumo" in changes:
-            if not isinstance(changes["tsumo"], bool):
-                raise InputError("tsumo must be true or false")
-            clean["tsumo"] = changes["tsumo"]
+        for key in ("tsumo", "riichi_discard"):
+            if key in changes:
+                if not isinstance(changes[key], bool):
+                    raise InputError(f"{key} must be true or false")
+                clean[key] = changes[key]
         with self._lock:
             base = self.proposal or Proposal()
             proposal = replace(base, **clean)
             if proposal.tsumo:
-                proposal = replace(proposal, discarder=None)
+                proposal = replace(proposal, discarder=None, riichi_discard=False)
             self.proposal = self._scored(proposal)
             self._save_proposal()
         self._bump()
@@ -506,7 +515,7 @@ class Assistant:
             if p.tsumo:
                 state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)")
             else:
-                state = self._append(gp.ron_event(p.discarder, [win]),
+                state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
                                      f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)")
             if p.scan_id and state.last_hand is not None:
                 meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,

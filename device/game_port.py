@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from table.errors import InputError
-from table.game import WIND_NAMES
+from table.game import WIND_NAMES, void_riichi
 from table.names import isolate
 from table.tiles import WIND_LETTERS
 
@@ -105,8 +105,11 @@ def riichi_event(seat: int) -> dict[str, Any]:
     return {"type": "riichi", "seat": seat}
 
 
-def ron_event(discarder: int, wins: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"type": "ron", "discarder": discarder, "wins": wins}
+def ron_event(discarder: int, wins: list[dict[str, Any]], riichi_discard: bool = False) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "ron", "discarder": discarder, "wins": wins}
+    if riichi_discard:
+        event["riichi_discard"] = True
+    return event
 
 
 def tsumo_event(win: dict[str, Any]) -> dict[str, Any]:
@@ -190,6 +193,8 @@ def score_hand_json(hand: dict[str, Any], *, winner: int, tsumo: bool, state, pr
 
 
 def score_proposal(proposal, state, preset: str) -> dict[str, Any]:
+    if proposal.riichi_discard and state is not None:  # that riichi does not stand: its stick is not won
+        state = void_riichi(state, proposal.discarder)
     hand = {"concealed": proposal.concealed, "win": proposal.win, "melds": proposal.melds,
             "dora_indicators": proposal.dora_indicators, "ura_indicators": proposal.ura_indicators,
             "flags": proposal.flags}
@@ -305,6 +310,8 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
             detail += "; dead hand: " + ", ".join(names[s] for s in hand.dead)
     if hand.bumped:
         detail = "Head bump over " + ", ".join(names[s] for s in hand.bumped)
+    if hand.riichi_discard:
+        detail += ("; " if detail else "") + f"on {names[hand.discarder]}'s riichi tile: no riichi, the stick goes back"
     scoring = [w for w in hand.wins if w.seat in hand.winners] if kind in ("ron", "tsumo") else []
     view: dict[str, Any] = {
         "kind": kind, "title": f"{hand.where}: {title}", "detail": detail,

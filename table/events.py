@@ -208,17 +208,23 @@ class Ron(Event):
     `first_discarder` is Zung Jung's same-round immunity: the seat that first discarded the winning tile
     between the winner's last discard and the win, who is responsible instead of the discarder (nobody
     is when it was the winner). None: the discarder is responsible. Other systems refuse it.
+
+    `riichi_discard`: the winning tile was the discarder's riichi declaration tile, so that riichi does not stand
+    and its stick goes back (club rule book §4.2.1): recorded with the ron, whatever was recorded after the riichi.
     """
 
     type: ClassVar[str] = "ron"
     discarder: int
     wins: tuple[Win, ...]
     first_discarder: int | None = None
+    riichi_discard: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "discarder": self.discarder, "wins": [w.to_json() for w in self.wins]}
         if self.first_discarder is not None:
             out["first_discarder"] = self.first_discarder
+        if self.riichi_discard:
+            out["riichi_discard"] = True
         return out
 
 
@@ -373,9 +379,11 @@ def event_from_json(data: Any) -> Event:
         wins = need("wins")
         if not isinstance(wins, list) or not wins:
             raise InputError("ron needs \"wins\": a list of one to three winners")
-        first = data.get("first_discarder")
+        first, declared = data.get("first_discarder"), data.get("riichi_discard", False)
+        if not isinstance(declared, bool):
+            raise InputError("ron's \"riichi_discard\" must be true or false")
         return Ron(_seat(need("discarder"), "discarder"), tuple(Win.from_json(w) for w in wins),
-                   None if first is None else _seat(first, "first discarder"))
+                   None if first is None else _seat(first, "first discarder"), declared)
     if kind == "tsumo":
         return Tsumo(Win.from_json(need("win")))
     if kind == "draw":

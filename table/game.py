@@ -122,6 +122,8 @@ class HandResult:
     first_discarder: int | None = None
     """Zung Jung same-round immunity: who first discarded the winning tile (None: not given, or the uniform
     payoff, under which everybody pays the value and nobody is responsible)."""
+    riichi_discard: bool = False
+    """The ron was on the discarder's riichi declaration tile: that riichi did not stand, its stick went back."""
 
     @property
     def round_name(self) -> str:
@@ -145,6 +147,8 @@ class HandResult:
             if first is not None and first != self.discarder:
                 who = "nobody" if first in self.winners else players[first]
                 text += f" (same-round immunity: {who} responsible)"
+            if self.riichi_discard:
+                text += f" (on {players[self.discarder or 0]}'s riichi tile: no riichi, the stick goes back)"
             if self.system != "riichi":
                 text += f", {_values(self.wins, self.winners, self.system)}"
         elif self.kind == "tsumo" and self.system != "riichi":
@@ -172,7 +176,7 @@ class HandResult:
             "discarder": self.discarder, "bumped": list(self.bumped), "tenpai": list(self.tenpai),
             "nagashi": list(self.nagashi), "dead": list(self.dead), "reason": self.reason,
             "wins": [w.to_json() for w in self.wins],
-            "offender": self.offender, "first_discarder": self.first_discarder,
+            "offender": self.offender, "first_discarder": self.first_discarder, "riichi_discard": self.riichi_discard,
         }
 
 
@@ -506,6 +510,8 @@ def _ron(state: GameState, event: Ron) -> GameState:
     if event.first_discarder is not None and rules.system != "zungjung":
         raise InputError(f"same-round immunity (first_discarder) is a Zung Jung rule; the {rules.name} rules "
                          "make the discarder pay")
+    if event.riichi_discard:
+        state = void_riichi(state, discarder)
     if rules.system != "riichi":
         return _system_ron(state, event)
     for win in event.wins:
@@ -534,10 +540,25 @@ def _ron(state: GameState, event: Ron) -> GameState:
     _collect_pot(state, [w.seat for w in scoring], deltas)
     dealer_won = any(w.seat == state.dealer for w in scoring)
     result = _result(state, "ron", deltas, winners=tuple(w.seat for w in scoring), discarder=discarder,
-                     bumped=bumped, wins=tuple(scoring))
+                     bumped=bumped, wins=tuple(scoring), riichi_discard=event.riichi_discard)
     keep = dealer_won and rules.renchan_on_dealer_win
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1 if keep else 0,
                       pot=0, ending="win")
+
+
+def void_riichi(state: GameState, seat: int) -> GameState:
+    """The state without `seat`'s riichi of this hand: a ron on its declaration tile means the riichi did not stand,
+    and its stick goes back (club rule book §4.2.1). So the stick is never won by that ron, whatever came between."""
+    rules = state.rules
+    if rules.system != "riichi":
+        raise InputError(_not_here(rules, "riichi"))
+    if not state.riichi[seat]:
+        raise InputError(f"{state.players[seat]} has not declared riichi this hand, so the winning tile was no riichi "
+                         "declaration tile")
+    points, riichi = list(state.points), list(state.riichi)
+    points[seat] += rules.riichi_deposit
+    riichi[seat] = False
+    return _evolve(state, points=tuple(points), pot=state.pot - rules.riichi_deposit, riichi=tuple(riichi))
 
 
 def _tsumo(state: GameState, event: Tsumo) -> GameState:

@@ -121,6 +121,9 @@ def register(commands, bench) -> None:
                    help="Zung Jung same-round immunity: who first discarded the winning tile since the winner's "
                         "last discard (they pay instead of the discarder; if that was the winner, all pay the same; "
                         "moot under the uniform payoff, where all always pay the same)")
+    p.add_argument("--riichi-discard", action="store_true",
+                   help="the winning tile was the discarder's riichi declaration tile: that riichi does not stand "
+                        "and its stick goes back (record the riichi as usual before)")
     _add_hand_options(p, tsumo=False)
     p.set_defaults(func=_cmd_ron, winners=None, win_defaults=None)
 
@@ -530,7 +533,7 @@ def _cmd_ron(args) -> int:
                 raise InputError(f"{state.players[seat]} discarded the tile and cannot win on it")
             wins.append(_build_win(state, seat, options, tsumo=False, discarder=discarder))
         first = None if args.first_discarder is None else resolve_seat(state, args.first_discarder)
-        return Ron(discarder, tuple(wins), first)
+        return Ron(discarder, tuple(wins), first, args.riichi_discard)
 
     return _record(args, make)
 

@@ -372,6 +372,30 @@ def test_a_dead_riichi_hand_at_a_draw_from_the_keeper_page(server, browser):
     page.close()
 
 
+def test_a_ron_on_the_riichi_declaration_tile_from_the_keeper_page(server, browser):
+    """Ticking "on their riichi tile" marks the ron, so the discarder's stick goes back instead of to the winner."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Yin", "Zoe", "Abe", "Bea"])
+    page.evaluate("() => J.api('POST', '/api/riichi', {seat: 1})")
+    page.select_option("#q-winner", "0")
+    page.check("#q-riichi-discard")
+    assert page.is_checked("input[name='q-kind'][value='ron']")  # only a ron is on a discard
+    page.select_option("#q-discarder", "1")
+    page.fill("#q-han", "3")
+    page.fill("#q-fu", "30")
+    page.click("#q-record")
+    expect(page.locator("#status")).to_have_text("ron recorded")
+    expect(page.locator("#mini")).to_contain_text("30,800")  # dealer 3 han 30 fu: 5800, no stick
+    expect(page.locator("#mini")).to_contain_text("19,200")  # the stick came back before paying
+    assert not page.is_checked("#q-riichi-discard")
+    board = browser.new_page()
+    board.goto(server.url + "/")
+    expect(board.locator("#last-body")).to_contain_text("on Zoe's riichi tile: no riichi, the stick goes back")
+    board.close()
+    page.close()
+
+
 def test_points_fit_their_seat_on_a_phone_and_a_tv(server, browser):
     """Six figures and a minus sign: the points shrink to their seat's width rather than being cut off."""
     from playwright.sync_api import expect

@@ -95,6 +95,22 @@ def test_proposal_needs_winner_and_discarder(assistant):
     assert p.error == "" and p.score["payment"] == {"ron": 8000}
 
 
+def test_a_proposal_ronned_on_the_riichi_tile_does_not_win_that_stick(assistant):
+    """Club rulebook 4.2.1: the ronned riichi declaration tile puts no stick down, so the score shows none."""
+    assistant.declare_riichi(2)
+    p = assistant.propose(concealed="4466s88s2233z6677z", win="4s", winner=1, discarder=2)
+    assert (p.score["sticks_bonus"], p.score["total"]) == (1000, 9000)
+    p = assistant.propose(riichi_discard=True)
+    assert (p.score["sticks_bonus"], p.score["total"]) == (0, 8000) and p.error == ""
+    assert "not declared riichi" in assistant.propose(discarder=3).error  # Dee made no riichi
+    assistant.propose(discarder=2)
+    assistant.confirm_proposal()
+    game = assistant.snapshot()["game"]
+    assert [s["points"] for s in game["seats"]] == [25000, 33000, 17000, 25000] and game["riichi_sticks"] == 0
+    assert assistant.store.events(assistant.game_id())[-1].riichi_discard
+    assert not assistant.propose(tsumo=True).riichi_discard  # only a ron is on a discard
+
+
 def test_ron_by_discarder_is_rejected_and_nothing_is_stored(assistant):
     with pytest.raises(InputError, match="own discard"):
         assistant.record_ron(1, [{"seat": 1, "han": 1, "fu": 30}])

@@ -255,6 +255,21 @@ def test_a_dead_riichi_hand_at_a_draw_from_the_shell(jantaku):
     assert out["last_hand"]["dead"] == [1]
 
 
+def test_a_ron_on_the_riichi_declaration_tile_from_the_shell(jantaku):
+    # Club rule book §4.2.1: the ronned riichi tile puts no stick down, even with Cid's riichi recorded after Bob's.
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "club")
+    ok(jantaku, "game", "riichi", "Bob")
+    ok(jantaku, "game", "riichi", "Cid")
+    code, _, err = jantaku("game", "ron", "--from", "Dee", "--winner", "Ann", "--han", "1", "--fu", "30",
+                           "--riichi-discard")
+    assert code == 2 and "Dee has not declared riichi this hand" in err
+    out = json.loads(ok(jantaku, "game", "ron", "--from", "Bob", "--winner", "Ann", "--han", "3", "--fu", "30",
+                        "--riichi-discard", "--json"))
+    assert out["points"] == [31800, 19200, 24000, 25000] and out["riichi_sticks"] == 0
+    assert out["last_hand"]["riichi_discard"] is True
+    assert "on Bob's riichi tile" in ok(jantaku, "game", "show")
+
+
 def test_a_name_with_a_space_can_be_listed_at_a_draw(jantaku):
     """`--tenpai "Mary Ann,Bob"` lists two players; a bare space still separates names as before ("Bob Cid")."""
     ok(jantaku, "game", "new", "--players", "Mary Ann,Bob,Cid,Dee")

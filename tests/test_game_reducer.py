@@ -285,6 +285,34 @@ def test_a_riichi_hand_declared_dead_is_noten_at_the_draw_not_a_chombo(preset, s
     assert event_from_json(draw.to_json()) == draw and draw.to_json()["dead"] == [BOB]
 
 
+@pytest.mark.parametrize("preset", ["club", "tenhou"])
+def test_a_ron_on_the_riichi_declaration_tile_voids_that_riichi_and_returns_its_stick(preset):
+    # Club rule book §4.2.1: a riichi discard that is ronned puts no stick down. Bob and Cid declare; Ann (dealer)
+    # rons Bob's declaration tile for 3 han 30 fu = 5800: Bob's stick goes back, Ann takes Cid's alone.
+    state = game(preset, RiichiDeclared(BOB), RiichiDeclared(CID),
+                 Ron(BOB, (Win(ANN, han=3, fu=30),), riichi_discard=True))
+    assert state.points == (25000 + 5800 + 1000, 25000 - 5800, 24000, 25000)
+    assert state.riichi_sticks == 0 and state.last_hand.deltas == (6800, -5800, 0, 0)
+    assert state.last_hand.riichi_discard
+    assert "on Bob's riichi tile: no riichi, the stick goes back" in state.last_hand.summary(PLAYERS)
+    # Recorded without the flag, Bob's stick goes to Ann as well.
+    plain = game(preset, RiichiDeclared(BOB), RiichiDeclared(CID), ron(BOB, Win(ANN, han=3, fu=30)))
+    assert plain.points == (25000 + 5800 + 2000, 24000 - 5800, 24000, 25000)
+    event = Ron(BOB, (Win(ANN, han=3, fu=30),), riichi_discard=True)
+    assert event_from_json(event.to_json()) == event and event.to_json()["riichi_discard"] is True
+    assert "riichi_discard" not in ron(BOB, Win(ANN, han=3, fu=30)).to_json()
+
+
+def test_a_ron_on_a_riichi_tile_needs_that_riichi():
+    with pytest.raises(InputError, match="Bob has not declared riichi this hand"):
+        game("tenhou", RiichiDeclared(CID), Ron(BOB, (Win(ANN, han=3, fu=30),), riichi_discard=True))
+    with pytest.raises(InputError, match="Zung Jung has no riichi"):
+        game("zungjung", Ron(BOB, (Win(ANN, value=30),), riichi_discard=True))
+    with pytest.raises(InputError, match="must be true or false"):
+        event_from_json({"type": "ron", "discarder": BOB, "wins": [{"seat": ANN, "han": 1, "fu": 30}],
+                         "riichi_discard": "yes"})
+
+
 def test_abortive_draw_keeps_the_deal_and_adds_a_counter():
     state = game("tenhou", RiichiDeclared(CID), AbortiveDraw("nine-terminals"))
     assert (state.dealer, state.honba, state.riichi_sticks, state.points[CID]) == (ANN, 1, 1, 24000)

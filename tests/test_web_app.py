@@ -277,6 +277,23 @@ def test_a_riichi_hand_declared_dead_is_recorded_at_the_draw(env):
     assert game["last"]["title"] == "East 1-0: Exhaustive draw" and "dead hand: Bo" in game["last"]["detail"]
 
 
+def test_a_ron_on_the_riichi_declaration_tile_returns_its_stick(env):
+    """Club rulebook 4.2.1: a riichi discard that is ronned puts no stick down; the page's ron says so."""
+    app, _, _ = env
+    client = app.test_client()
+    h = login(client)
+    client.post("/api/game", json={"players": ["Ann", "Bo", "Cy", "Di"], "preset": "club"}, headers=h)
+    client.post("/api/riichi", json={"seat": 1}, headers=h)
+    win = {"discarder": 1, "winners": [{"seat": 0, "han": 3, "fu": 30}]}
+    refused = client.post("/api/ron", json={**win, "riichi_discard": "yes"}, headers=h)
+    assert refused.status_code == 400 and "riichi_discard must be true or false" in refused.get_json()["error"]
+    refused = client.post("/api/ron", json={**win, "discarder": 2, "riichi_discard": True}, headers=h)
+    assert refused.status_code == 400 and "Cy has not declared riichi" in refused.get_json()["error"]
+    game = client.post("/api/ron", json={**win, "riichi_discard": True}, headers=h).get_json()["state"]["game"]
+    assert [s["points"] for s in game["seats"]] == [30800, 19200, 25000, 25000] and game["riichi_sticks"] == 0
+    assert "on Bo's riichi tile: no riichi, the stick goes back" in game["last"]["detail"]
+
+
 def test_a_game_without_counters_shows_none(env):
     """USPML counts no honba and has no riichi: the page is told not to show them, nor the hand's counter."""
     app, _, _ = env

@@ -72,7 +72,7 @@ def riichi():
 @keeper_required
 def ron():
     data = body()
-    assistant().record_ron(need(data, "discarder"), need(data, "winners"))
+    assistant().record_ron(need(data, "discarder"), need(data, "winners"), data.get("riichi_discard", False))
     return done()
 
 
@@ -146,7 +146,8 @@ def redo():
 @keeper_required
 def scan():
     data = body()
-    proposal = assistant().scan_hand(data.get("winner"), data.get("discarder"), data.get("tsumo"), data.get("photo"))
+    proposal = assistant().scan_hand(data.get("winner"), data.get("discarder"), data.get("tsumo"), data.get("photo"),
+                                     data.get("riichi_discard"))
     return done(proposal=proposal.to_json())
 
 

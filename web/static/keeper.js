@@ -124,6 +124,7 @@
     if (p.discarder != null) $("scan-discarder").value = String(p.discarder);
     guardDiscarder("scan-discarder");
     document.querySelector(`input[name="scan-kind"][value="${p.tsumo ? "tsumo" : "ron"}"]`).checked = true;
+    $("scan-riichi-discard").checked = !!p.riichi_discard;
     drawRows();
     const out = $("proposal-score");
     out.replaceChildren();
@@ -202,6 +203,7 @@
       melds: $("p-melds").value.split(/\s+/).filter(Boolean),
       dora_indicators: $("p-dora").value, ura_indicators: $("p-ura").value,
       winner: seatOf("scan-winner"), discarder: tsumo ? null : seatOf("scan-discarder"), tsumo, flags,
+      riichi_discard: !tsumo && $("scan-riichi-discard").checked,
     };
   }
 
@@ -221,12 +223,16 @@
       for (const radio of document.querySelectorAll(`input[name="${sel.dataset.kind}"]`)) {
         radio.addEventListener("change", () => seatsOk(id));
       }
+      $(id.replace("discarder", "riichi-discard")).addEventListener("change", (e) => {  // only a ron is on a discard
+        if (e.target.checked) document.querySelector(`input[name="${sel.dataset.kind}"][value="ron"]`).checked = true;
+      });
     }
     $("q-winner2").addEventListener("change", () => seatsOk("q-discarder"));
     $("scan").addEventListener("click", async () => {
       if (!seatsOk("scan-discarder")) return;
       const tsumo = kind("scan-kind") === "tsumo";
-      const body = { winner: seatOf("scan-winner"), tsumo, discarder: tsumo ? null : seatOf("scan-discarder") };
+      const body = { winner: seatOf("scan-winner"), tsumo, discarder: tsumo ? null : seatOf("scan-discarder"),
+        riichi_discard: !tsumo && $("scan-riichi-discard").checked };
       if (!$("replay-label").hidden) body.photo = $("scan-photo").value;
       $("scan").disabled = true;
       J.say("reading the table…", true);
@@ -268,7 +274,8 @@
       if (kind("q-kind") === "tsumo") { act("POST", "/api/tsumo", first, "tsumo recorded"); return; }
       const winners = [first];
       if ($("q-winner2").value !== "") winners.push(entry("2", Number($("q-winner2").value)));
-      act("POST", "/api/ron", { discarder: seatOf("q-discarder"), winners }, "ron recorded");
+      act("POST", "/api/ron", { discarder: seatOf("q-discarder"), winners, riichi_discard: $("q-riichi-discard").checked },
+        "ron recorded").then((ok) => { if (ok) $("q-riichi-discard").checked = false; });
     });
     $("draw").addEventListener("click", () => {
       const tenpai = [...document.querySelectorAll("[data-tenpai]:checked")].map((b) => Number(b.dataset.tenpai));
