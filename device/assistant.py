@@ -435,8 +435,10 @@ class Assistant:
             winner = prior.winner
             if tsumo is None and discarder is None:
                 tsumo, discarder = prior.tsumo, prior.discarder
-                riichi_discard = prior.riichi_discard if riichi_discard is None else riichi_discard
         tsumo = bool(tsumo) if tsumo is not None else discarder is None
+        if riichi_discard is None:  # the same ron scanned again keeps its mark
+            riichi_discard = prior is not None and (prior.winner, prior.discarder) == (winner, discarder) \
+                and prior.riichi_discard
         melds, notes = gp.with_hidden_red_fives(reading.melds, self._preset_name())
         proposal = Proposal(
             scan_id=scan_id, photo=cap.name, image=reading.image, tiles=reading.tiles,

@@ -6,7 +6,9 @@ and furiten. Presses call the same assistant actions as the page.
 
 A win takes a few presses, because the panel has no screen: TSUMO, then the winner's seat button, and the
 hand is scanned and proposed (the page shows it); RON, the winner's seat, then the discarder's seat. Pressing
-TSUMO/RON again confirms the proposal; a long press on undo drops it. DRAW, then the tenpai seats (their
+TSUMO/RON again confirms the proposal; a long press on undo drops it. Before confirming a ron, the discarder's seat
+button, when that seat is in riichi, marks the win as on the riichi declaration tile (that riichi does not stand: its
+LED goes out) or takes the mark back. DRAW, then the tenpai seats (their
 riichi LEDs light), then DRAW again records the exhaustive draw. While the panel waits for a seat, the seats'
 riichi LEDs blink; after `select_timeout` seconds without a press it goes back to idle.
 
@@ -234,6 +236,10 @@ class Panel:
                 d = self.mode_data
                 a.scan_hand(winner=d["winner"], discarder=d.get("discarder"), tsumo=d["kind"] == "tsumo")
                 return
+            state = a.state()
+            if seat is not None and seat == self.mode_data.get("discarder") and state and state.riichi[seat]:
+                a.propose(riichi_discard=not a.proposal.riichi_discard)  # on the riichi tile, or not after all
+                return
             self._set_mode("idle")  # anything else leaves confirm mode and acts as from idle
         if seat is not None:
             a.declare_riichi(seat)
@@ -261,10 +267,12 @@ class Panel:
         snap = self.assistant.snapshot()
         game = snap["game"]
         plan: dict[str, str] = {}
+        proposal = self.assistant.proposal
+        void = proposal.discarder if proposal and proposal.riichi_discard else None  # that riichi does not stand
         for s in SEATS:
             seat = game["seats"][s] if game else None
             plan[f"dealer{s}"] = "on" if seat and seat["dealer"] else "off"
-            riichi = "on" if seat and seat["riichi"] else "off"
+            riichi = "on" if seat and seat["riichi"] and s != void else "off"
             if self.mode.startswith("pick"):
                 riichi = "blink" if not (self.mode == "pick-discarder" and s == self.mode_data.get("winner")) else "on"
             elif self.mode == "draw-tenpai":

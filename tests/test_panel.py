@@ -122,6 +122,39 @@ def test_ron_flow_picks_winner_then_discarder(rig):
     assert seats(assistant)[3]["points"] < 25000 and seats(assistant)[0]["points"] > 25000
 
 
+def test_the_discarders_seat_button_marks_a_ron_on_their_riichi_tile(rig):
+    """Club rule book 4.2.1: a ronned riichi declaration tile puts no stick down. Before RON confirms, the
+    discarder's seat button (in riichi) marks it: their riichi LED goes out, a rescan keeps the mark, a second
+    press takes it back, and the recorded ron returns the stick."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.camera.select("02-seven-pairs.jpg")
+    tap(factory, cfg.riichi_buttons[3])
+    tap(factory, cfg.ron_button)
+    tap(factory, cfg.riichi_buttons[0])
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert panel.mode == "confirm" and panel.describe()["led_modes"]["riichi3"] == "on"
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert assistant.proposal.riichi_discard and panel.describe()["led_modes"]["riichi3"] == "off"
+    assert assistant.proposal.score["sticks_bonus"] == 0
+    tap(factory, cfg.scan_button)  # read again: still the same ron, still on the riichi tile
+    settle(panel)
+    assert assistant.proposal.riichi_discard and panel.mode == "confirm"
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert not assistant.proposal.riichi_discard and panel.describe()["led_modes"]["riichi3"] == "on"
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert assistant.proposal.riichi_discard and panel.describe()["led_modes"]["riichi3"] == "off"
+    tap(factory, cfg.ron_button)
+    settle(panel)
+    payment = assistant.state().last_hand.deltas[3]
+    assert seats(assistant)[3]["points"] == 25000 + payment and assistant.state().riichi_sticks == 0
+    assert assistant.state().last_hand.riichi_discard and not seats(assistant)[3]["riichi"]
+
+
 def test_draw_flow_toggles_tenpai_seats(rig):
     assistant, panel, factory = rig
     cfg = panel.config
