@@ -8,9 +8,10 @@ A win takes a few presses, because the panel has no screen: TSUMO, then the winn
 hand is scanned and proposed (the page shows it); RON, the winner's seat, then the discarder's seat. Pressing
 TSUMO/RON again confirms the proposal; a long press on undo drops it. Before confirming a ron, the discarder's seat
 button, when that seat is in riichi, marks the win as on the riichi declaration tile (that riichi does not stand: its
-LED goes out) or takes the mark back. DRAW, then the tenpai seats (their
-riichi LEDs light), then DRAW again records the exhaustive draw. While the panel waits for a seat, the seats'
-riichi LEDs blink; after `select_timeout` seconds without a press it goes back to idle.
+LED goes out) or takes the mark back. DRAW, then the tenpai seats (their riichi LEDs light), then DRAW again records
+the exhaustive draw; a seat in riichi pressed a second time is a dead hand (declared dead after the riichi: noten, no
+chombo; its LED goes out), a third time neither. While the panel waits for a seat, the seats' riichi LEDs blink;
+after `select_timeout` seconds without a press it goes back to idle.
 
 gpiozero runs callbacks on its own threads, so they only queue the press; one worker thread runs the
 actions in order, so a slow scan never blocks a button and two presses never race.
@@ -214,14 +215,22 @@ class Panel:
             return
         if mode == "draw-tenpai":
             if seat is not None:
-                tenpai = set(self.mode_data["tenpai"]) ^ {seat}
-                self.mode_data = {"tenpai": sorted(tenpai)}
+                tenpai, dead = set(self.mode_data["tenpai"]), set(self.mode_data["dead"])
+                state = a.state()
+                if seat in tenpai and state and state.riichi[seat]:  # tenpai -> dead hand -> neither
+                    tenpai.discard(seat)
+                    dead.add(seat)
+                elif seat in dead:
+                    dead.discard(seat)
+                else:
+                    tenpai ^= {seat}
+                self.mode_data = {"tenpai": sorted(tenpai), "dead": sorted(dead)}
                 self._mode_since = time.monotonic()
                 return
             if name == "draw":
-                tenpai = list(self.mode_data["tenpai"])
+                tenpai, dead = list(self.mode_data["tenpai"]), list(self.mode_data["dead"])
                 self._set_mode("idle")
-                a.record_draw(tenpai)
+                a.record_draw(tenpai, dead=dead)
                 return
             raise InputError("press the tenpai seats, then DRAW again")
         if mode == "confirm" and not self._proposal_pressed():
@@ -250,7 +259,7 @@ class Panel:
         elif name == "draw":
             if a.game_id() is None:
                 raise InputError("no game is running")
-            self._set_mode("draw-tenpai", tenpai=[])
+            self._set_mode("draw-tenpai", tenpai=[], dead=[])
         elif name == "scan":
             a.scan_hand()
 
@@ -276,7 +285,7 @@ class Panel:
             if self.mode.startswith("pick"):
                 riichi = "blink" if not (self.mode == "pick-discarder" and s == self.mode_data.get("winner")) else "on"
             elif self.mode == "draw-tenpai":
-                riichi = "on" if s in self.mode_data.get("tenpai", []) else "blink"
+                riichi = "on" if s in self.mode_data["tenpai"] else "off" if s in self.mode_data["dead"] else "blink"
             plan[f"riichi{s}"] = riichi
         status = self.assistant.status
         plan["status"] = {"ready": "on", "busy": "blink", "error": "fast"}[status]
@@ -323,7 +332,7 @@ class Panel:
             "pick-winner": f"{self.mode_data.get('kind', '').upper()}: press the winner's seat",
             "pick-discarder": "RON: press the seat that dealt in",
             "confirm": f"press {self.mode_data.get('kind', '').upper()} again to record, long press undo to drop",
-            "draw-tenpai": "DRAW: press the tenpai seats, then DRAW again",
+            "draw-tenpai": "DRAW: press the tenpai seats (a seat in riichi twice: dead hand), then DRAW again",
         }
         with self._led_lock:
             modes = dict(self._led_modes)

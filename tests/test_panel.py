@@ -164,12 +164,41 @@ def test_draw_flow_toggles_tenpai_seats(rig):
     tap(factory, cfg.riichi_buttons[1])  # pressed twice: not tenpai after all
     tap(factory, cfg.riichi_buttons[3])
     settle(panel)
-    assert panel.mode_data == {"tenpai": [0, 3]}
+    assert panel.mode_data == {"tenpai": [0, 3], "dead": []}
     assert pin(factory, cfg.riichi_leds[0]).state is True
     tap(factory, cfg.draw_button)
     settle(panel)
     assert [s["points"] for s in seats(assistant)] == [26500, 23500, 23500, 26500]
     assert assistant.snapshot()["game"]["honba"] == 1
+
+
+def test_a_riichi_seat_pressed_twice_at_a_draw_is_a_dead_hand(rig):
+    """Club rule book 3.4.7: a riichi hand declared dead is noten at the draw, no chombo. At DRAW a seat in riichi
+    goes tenpai, then dead (its LED out), then neither; a seat not in riichi only toggles tenpai."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.draw_button)
+    tap(factory, cfg.riichi_buttons[2])
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert panel.mode_data == {"tenpai": [1, 2], "dead": []}
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.riichi_buttons[2])
+    tap(factory, cfg.riichi_buttons[2])
+    settle(panel)
+    assert panel.mode_data == {"tenpai": [2], "dead": [1]}
+    assert panel.describe()["led_modes"]["riichi1"] == "off" and panel.describe()["led_modes"]["riichi2"] == "on"
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert panel.mode_data == {"tenpai": [2], "dead": []}  # a third press: neither
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.draw_button)
+    settle(panel)
+    # Cid alone tenpai: +3000; Aki, Ben and Dee pay 1000 each (Ben paid his stick before): no chombo.
+    assert [s["points"] for s in seats(assistant)] == [24000, 23000, 28000, 24000]
+    assert assistant.state().last_hand.dead == (1,) and assistant.state().riichi_sticks == 1
 
 
 def test_long_press_undoes_and_short_press_scans(rig):
