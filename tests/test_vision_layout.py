@@ -935,6 +935,21 @@ def test_four_melds_whose_lone_concealed_tile_lies_in_line_with_the_dead_wall_ke
     assert list(view.dora_indicators) == truth["dora"]
 
 
+@pytest.mark.parametrize("name", ["four_melds_below_a_wall_seen_overhead.json",
+                                  "an_open_kan_against_a_chi_and_a_lone_tile.json"])
+def test_four_melds_and_a_lone_concealed_tile_seen_from_above(name: str) -> None:
+    """Fixed: two rendered tables seen from above (tests/data, exact boxes), each a hand of four melds and one
+    concealed tile. In the first the lone tile lies where the dead wall's row runs on, so the wall (seven tiles) joined
+    the hand's line and set its axis: the hand was read across the melds. A line holding rows that run across each
+    other now keeps the one with the most tiles along it (`_lines`). In the second an open kan called from across
+    and a chi lie touching: the two plain tiles before the kan's called one were the longest plain run, so the kan
+    was taken for the concealed part. A segment of melds only no longer competes (`_concealed_segment`)."""
+    view, truth = rendered(name)
+    assert list(view.hand.concealed) == truth["concealed"] and view.hand.win == truth["win"]
+    assert [[m.kind, list(m.tiles), m.source] for m in view.hand.melds] == truth["melds"]
+    assert list(view.dora_indicators) == truth["dora"]
+
+
 @pytest.mark.parametrize("quarters", [0, 1])
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
 def test_a_riichi_tile_starting_a_pond_row_stays_in_it_over_a_short_second_row(seat: int, quarters: int) -> None:

@@ -278,7 +278,12 @@ def _order(seg: list[_T]) -> list[_T]:
 
 
 def _lines(segs: list[list[_T]]) -> list[list[list[_T]]]:
-    """Segments that continue one another along a row (the hand, its winning tile, its melds)."""
+    """Segments that continue one another along a row (the hand, its winning tile, its melds).
+
+    A line that holds rows of three or more running across each other is split: a lone tile (the one concealed tile
+    left beside four melds) can lie where the dead wall's row runs on, and chain the wall into the hand's line. The
+    rows across the one with the most tiles along it leave the line, which is then joined again without them.
+    """
     directions = [_direction(seg) for seg in segs]
     shorts = [min(t.short for t in seg) for seg in segs]
 
@@ -291,7 +296,7 @@ def _lines(segs: list[list[_T]]) -> list[list[list[_T]]]:
         if d is None:
             d = (0.0, 1.0) if a[0].horizontal and b[0].horizontal else (1.0, 0.0)
         db = directions[kb]
-        if db is not None and abs(d[0] * db[1] - d[1] * db[0]) > 0.35:
+        if db is not None and _crossed(d, db):
             return False
         p0 = (a[0].cx, a[0].cy)
 
@@ -303,8 +308,26 @@ def _lines(segs: list[list[_T]]) -> list[list[list[_T]]]:
         gap = max(min(tb) - max(ta), min(ta) - max(tb)) - s
         return gap < LINE_GAP * s and perp < 0.5 * s
 
-    pairs = ((a, b) for a, b in itertools.combinations(range(len(segs)), 2) if joined(a, b))
-    return [[segs[k] for k in group] for group in _groups(len(segs), pairs)]
+    pairs = [(a, b) for a, b in itertools.combinations(range(len(segs)), 2) if joined(a, b)]
+
+    def grouped(members: list[int]) -> list[list[int]]:
+        pos = {k: n for n, k in enumerate(members)}
+        inside = ((pos[a], pos[b]) for a, b in pairs if a in pos and b in pos)
+        return [[members[n] for n in group] for group in _groups(len(members), inside)]
+
+    out: list[list[int]] = []
+    for group in grouped(list(range(len(segs)))):
+        rows = [k for k in group if len(segs[k]) >= 3 and directions[k]]
+        main = max(rows, key=lambda k: sum(len(segs[j]) for j in rows if not _crossed(directions[k], directions[j])),
+                   default=None)
+        across = [k for k in rows if main is not None and _crossed(directions[main], directions[k])]
+        out += grouped([k for k in group if k not in across]) + grouped(across) if across else [group]
+    return [[segs[k] for k in group] for group in out]
+
+
+def _crossed(d: tuple[float, float], e: tuple[float, float]) -> bool:
+    """Two unit directions more than about 20 degrees apart."""
+    return abs(d[0] * e[1] - d[1] * e[0]) > 0.35
 
 
 def _facing(ts: list[_T], axis: str) -> int | None:
@@ -577,9 +600,10 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
     """Which segment of the hand line (left to right) starts the concealed part: the longest run of plain upright
     tiles, so that anything collinear on its left is not taken for this hand.
 
-    Segments that are called melds (a sideways tile or a back within their first four tiles, few tiles before it)
-    do not compete: with three or four melds called, a meld can be longer than the one or four tiles still
-    concealed, and taking it would throw the concealed tiles and the winning tile out of the hand."""
+    Segments that are called melds (a sideways tile or a back within their first four tiles, few tiles before it,
+    and one meld after it at most or nothing but melds) do not compete: with three or four melds called, a meld can
+    be longer than the one or four tiles still concealed, and taking it would throw the concealed tiles and the
+    winning tile out of the hand."""
     def plain_run(seg: list[_T]) -> int:
         ordered = sorted(seg, key=lambda t: t.cx)
         inside = _backs_inside(ordered, across)
@@ -587,8 +611,15 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
                     len(ordered))
 
     def called(seg: list[_T]) -> bool:
+        """Few plain tiles before a sideways tile or a back, and one meld at most after them, or only melds: two
+        tiles before a kan's called one, and a chi laid against that kan, leave no concealed tile."""
         run = plain_run(seg)
-        return run < len(seg) and run <= 3 and len(seg) - run <= 4
+        if not (run < len(seg) and run <= 3):
+            return False
+        if len(seg) - run <= 4:
+            return True
+        notes: list[str] = []
+        return bool(_parse_melds(sorted(seg, key=lambda t: t.cx), [], notes, across)[0]) and not notes
 
     def backs(seg: list[_T]) -> int:
         return sum(not t.face_up for t in seg) - len(_backs_inside(sorted(seg, key=lambda t: t.cx), across))
