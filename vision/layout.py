@@ -529,9 +529,9 @@ def _called_by_steps(win: list[_T], candidates) -> int:
 def _off_line(line: list[list[_T]]) -> set[int]:
     """Tiles lying clearly beyond the row (the added tile of an added kan sits above its called tile).
 
-    The least-squares line through the row is refitted without the tile furthest beyond it, one at a time: a dead wall
-    that a lone hand tile brought into the line (lying in line with the wall's own row) would otherwise tilt the fit
-    so far that the far end of the melds looks beyond it."""
+    The least-squares line through the row is refitted without the tile furthest beyond it, one at a time, so that a
+    few tiles far off the row (the end of a wall a lone tile brought into the line) cannot tilt the fit so far that
+    the row's own far end looks beyond it."""
     tiles = [t for s in line for t in s]
     if len(tiles) < 4:
         return set()
