@@ -280,8 +280,7 @@ class Assistant:
         """`winners`: one per winner, {"seat", and "han"+"fu", or "yakuman", or "hand" (tiles, scored here)};
         `riichi_discard`: the winning tile was the discarder's riichi declaration tile (that riichi does not stand)."""
         discarder = _seat(discarder, "discarder")
-        if not isinstance(riichi_discard, bool):
-            raise InputError("riichi_discard must be true or false")
+        riichi_discard = _flag(riichi_discard, "riichi_discard")
         if not isinstance(winners, list):
             raise InputError("winners must be a list of {seat, han, fu} or {seat, hand}")
         if not winners:
@@ -412,9 +411,8 @@ class Assistant:
     def scan_hand(self, winner: int | None = None, discarder: int | None = None, tsumo: bool | None = None,
                   photo: str | None = None, riichi_discard: bool | None = None) -> Proposal:
         """Capture, read, and propose the hand; the proposal is scored but nothing is recorded until confirmed."""
-        for key, value in (("tsumo", tsumo), ("riichi_discard", riichi_discard)):
-            if value is not None and not isinstance(value, bool):
-                raise InputError(f"{key} must be true or false")
+        tsumo = None if tsumo is None else _flag(tsumo, "tsumo")
+        riichi_discard = None if riichi_discard is None else _flag(riichi_discard, "riichi_discard")
         if winner is not None:
             winner = _seat(winner, "winner")
         if discarder is not None:
@@ -445,7 +443,7 @@ class Assistant:
             warnings=[*reading.warnings, *notes], concealed=reading.concealed, win=reading.win, melds=melds,
             dora_indicators=reading.dora_indicators, ponds=reading.ponds,
             winner=winner, discarder=None if tsumo else discarder, tsumo=tsumo,
-            riichi_discard=bool(riichi_discard) and not tsumo,
+            riichi_discard=riichi_discard and not tsumo,
         )
         with self._lock:
             self.proposal = self._scored(proposal)
@@ -468,9 +466,7 @@ class Assistant:
                 clean[key] = None if changes[key] in (None, "") else _seat(changes[key], key)
         for key in ("tsumo", "riichi_discard"):
             if key in changes:
-                if not isinstance(changes[key], bool):
-                    raise InputError(f"{key} must be true or false")
-                clean[key] = changes[key]
+                clean[key] = _flag(changes[key], key)
         with self._lock:
             base = self.proposal or Proposal()
             proposal = replace(base, **clean)
@@ -552,8 +548,7 @@ class Assistant:
                       photo: str | None = None) -> dict[str, Any]:
         """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera."""
         seat = _seat(seat)
-        if not isinstance(read_pond, bool):
-            raise InputError("read_pond must be true or false")
+        _flag(read_pond, "read_pond")
         if melds is not None and not isinstance(melds, list):
             raise InputError('melds must be a list like ["pon:777z"]')
         melds = None if melds is None else _melds(melds)
@@ -667,6 +662,13 @@ def _seat(value: Any, what: str = "seat") -> int:
 
 def _not(value: Any) -> str:
     return "" if value is None or isinstance(value, bool) else f", not {str(value)[:40]!r}"
+
+
+def _flag(value: Any, what: str) -> bool:
+    """A yes/no field of a request: JSON true or false, never a string or a number that looks like one."""
+    if not isinstance(value, bool):
+        raise InputError(f"{what} must be true or false")
+    return value
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
