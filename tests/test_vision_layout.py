@@ -12,7 +12,8 @@ import pytest
 
 from vision.art import DEFAULT_ART
 from vision.bench import perfect_tiles
-from vision.layout import _mutual_nearest, build_view, table_angle
+from vision.layout import build_view, table_angle
+from vision.layout.rows import _mutual_nearest
 from vision.synth import make_scene
 from vision.view import SEAT_NAMES, SeenTile
 

@@ -182,7 +182,7 @@ def _sharpened(img: np.ndarray) -> np.ndarray:
 
 def _held_askew(img: np.ndarray) -> np.ndarray:
     """Turned 30 degrees about the lens on a canvas that holds it all, as bench_camera_shifts.py `roll30` warps it:
-    the tilted winning red five comes back as two like readings, one tile (`vision.layout._same_reading`)."""
+    the tilted winning red five comes back as two like readings, one tile (`vision.layout.rows._same_reading`)."""
     h, w = img.shape[:2]
     c, s = np.cos(np.radians(30)), np.sin(np.radians(30))
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
