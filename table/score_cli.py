@@ -35,6 +35,20 @@ def resolve_rules(name: str | None) -> HandRules:
 # ---------------------------------------------------------------- human form
 
 
+def add_situation_arguments(p: argparse.ArgumentParser, dora_help: str) -> None:
+    """The flags that say how a hand was won, where and under which rules: what the tiles cannot show, asked alike by
+    `score` and `score-photo`."""
+    p.add_argument("--dora", action="append", default=[], metavar="TILES", help=dora_help)
+    p.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
+    for flag in FLAGS:
+        p.add_argument(f"--{flag.replace('_', '-')}", dest=flag, action="store_true")
+    p.add_argument("--seat", default="E", help="seat wind E S W N (E = dealer; default E)")
+    p.add_argument("--round", default="E", help="round wind E S W N (default E)")
+    p.add_argument("--honba", type=int, default=0, help="honba counters on the table (default 0)")
+    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
+    p.add_argument("--rules", default=None, help=f"rule preset: {', '.join(PRESET_NAMES)} (default {DEFAULT_PRESET})")
+
+
 def _add_score_parser(commands) -> None:
     p = commands.add_parser(
         "score",
@@ -47,15 +61,7 @@ def _add_score_parser(commands) -> None:
     p.add_argument("--win", help="the winning tile, e.g. 4s")
     p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:SOURCE]",
                    help="a called meld: chi, pon, kan, added-kan or closed-kan, e.g. pon:777z (repeatable)")
-    p.add_argument("--dora", action="append", default=[], metavar="TILES", help="dora indicator(s), e.g. 1m")
-    p.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
-    for flag in FLAGS:
-        p.add_argument(f"--{flag.replace('_', '-')}", dest=flag, action="store_true")
-    p.add_argument("--seat", default="E", help="seat wind E S W N (E = dealer; default E)")
-    p.add_argument("--round", default="E", help="round wind E S W N (default E)")
-    p.add_argument("--honba", type=int, default=0, help="honba counters on the table")
-    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
-    p.add_argument("--rules", default=None, help=f"rule preset: {', '.join(PRESET_NAMES)} (default {DEFAULT_PRESET})")
+    add_situation_arguments(p, "dora indicator(s), e.g. 1m")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--jsonl", action="store_true",

@@ -31,22 +31,12 @@ def register(commands, bench) -> None:
                             description="Read the hand, melds, winning tile and dora indicators from a photo, then "
                             "score them. The photo cannot show how the hand was won: give the flags as for score.")
     s.add_argument("photo", help="photo: JPEG, HEIC, PNG, WebP, AVIF, ... (turned upright as the phone shows it)")
-    from table.presets import PRESETS
-    from table.score_cli import FLAGS
+    from table.score_cli import add_situation_arguments
 
-    for flag in FLAGS:
-        s.add_argument(f"--{flag.replace('_', '-')}", dest=flag, action="store_true")
-    s.add_argument("--seat", default="E", help="seat wind E S W N (E = dealer; default E)")
-    s.add_argument("--round", default="E", help="round wind E S W N (default E)")
-    s.add_argument("--honba", type=int, default=0, help="counters on the table (default 0)")
-    s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
-    s.add_argument("--dora", action="append", default=[], metavar="TILES",
-                   help="dora indicator(s), in place of those read (out of the picture, or misread: a blank white "
-                   "dragon looks like a back)")
-    s.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
+    add_situation_arguments(s, "dora indicator(s), in place of those read (out of the picture, or misread: a blank "
+                            "white dragon looks like a back)")
     s.add_argument("--win", metavar="TILE", help="the winning tile, one of the hand's, when the photo does not set "
                    "it apart (the hand laid in one row)")
-    s.add_argument("--rules", default=None, help=f"rule preset: {', '.join(PRESETS)} (default tenhou)")
     s.add_argument("--json", action="store_true", help="print one JSON object: the score and what was read")
     s.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with every box and tile name drawn")
     s.add_argument("--models", help=argparse.SUPPRESS)
