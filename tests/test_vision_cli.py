@@ -148,6 +148,8 @@ def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "not an image" in capsys.readouterr().err
     assert main(["score-photo", str(tmp_path / "missing.jpg")]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert main(["read", "/dev/zero"]) == 2  # read whole, it would never end
+    assert "not a regular file" in capsys.readouterr().err
 
 
 def _tiles(names: list[str]) -> tuple[SeenTile, ...]:
@@ -161,15 +163,23 @@ def test_fifth_copy_is_an_impossible_picture() -> None:
     assert view_faults(TableView(640, 480)) == ["no tiles found in the photo (is the table in the picture, and lit?)"]
 
 
-def test_read_exits_2_on_a_fifth_copy_but_not_on_a_second_red_five_and_says_both_in_the_json(
+def test_read_exits_2_on_a_fifth_copy_in_the_hand_but_not_in_the_ponds_nor_on_a_second_red_five(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fifth copy among the hand and dora indicators cannot be; one that needs a discard is a misread pond tile as
+    often (whole tables), so the reading is printed with a warning and exit 0, as score-photo scores such a hand."""
     import vision.cli
 
-    views = {"five": TableView(640, 480, _tiles(["3m"] * 5)), "reds": TableView(640, 480, _tiles(["0p", "0p", "1m"]))}
+    hand = SeenHand(("3m", "3m", "3m", "4m", "5m", "6m", "7p", "8p", "9p", "1s", "1s", "1s", "2z"), "2z")
+    views = {"hand": TableView(640, 480, _tiles(["3m"] * 5), hand, ("3m", "3m")),  # three in hand, two indicators
+             "pond": TableView(640, 480, _tiles(["3m"] * 5), hand, ("2m",)),  # the other two among the discards
+             "reds": TableView(640, 480, _tiles(["0p", "0p", "1m"]))}
     monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (views[path], np.zeros((480, 640, 3))))
-    assert main(["read", "five", "--json"]) == 2
+    assert main(["read", "hand", "--json"]) == 2
     out = capsys.readouterr()
-    assert "5 copies of 3m seen" in out.err and "5 copies of 3m seen" in " ".join(json.loads(out.out)["warnings"])
+    assert "5 copies of 3m in the hand and dora indicators" in out.err
+    assert "5 copies of 3m seen" in " ".join(json.loads(out.out)["warnings"])
+    assert main(["read", "pond", "--json"]) == 0
+    assert "5 copies of 3m seen" in " ".join(json.loads(capsys.readouterr().out)["warnings"])
     assert main(["read", "reds", "--json"]) == 0
     assert "2 red fives 0p seen" in " ".join(json.loads(capsys.readouterr().out)["warnings"])
 

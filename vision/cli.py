@@ -93,6 +93,17 @@ def view_faults(view: TableView) -> list[str]:
     return [f"{n} copies of {tile} seen; a set has only 4" for tile, n in sorted(counts.items()) if n > 4]
 
 
+def hand_faults(view: TableView) -> list[str]:
+    """More than four copies of a tile among the hand, its melds, its winning tile and the dora indicators: the
+    tiles a score is read from cannot be as they show. A fifth copy that needs a discard too is no refusal (a warning
+    from `count_checks`): on a whole table a misread pond tile makes one as often, and the hand may read right."""
+    h = view.hand
+    names = [*h.concealed, *([h.win] if h.win else []), *(t for m in h.melds for t in m.tiles), *view.dora_indicators]
+    counts = Counter(plain_face(t) for t in names if t != "back")
+    return [f"{n} copies of {tile} in the hand and dora indicators; a set has only 4"
+            for tile, n in sorted(counts.items()) if n > 4]
+
+
 def view_doubts(view: TableView) -> list[str]:
     """What is unlikely but possible: more than one red five of a suit (most sets have one, some two of 5p)."""
     reds = Counter(t.tile for t in view.tiles if t.tile[0] == "0")
@@ -233,7 +244,7 @@ def run_read(args: argparse.Namespace) -> int:
     _write_overlay(args.overlay, img, view)
     checks = tuple(f"{c}: one of them is misread" for c in count_checks(view))
     view = replace(view, warnings=view.warnings + checks) if checks else view
-    faults = view_faults(view)
+    faults = hand_faults(view) if view.tiles else view_faults(view)
     print(json.dumps(view.to_json(), ensure_ascii=False) if args.json else describe(view))
     if faults:
         raise InputError("; ".join(faults))

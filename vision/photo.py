@@ -13,6 +13,7 @@ from table.errors import InputError
 from vision.view import TableView
 
 MAX_PIXELS = 80_000_000
+MAX_BYTES = 500_000_000  # more than any photo of MAX_PIXELS holds, even 16-bit uncompressed (480 MB)
 GREY = (120, 136)  # what a JPEG decoder fills the rows missing from a cut file with
 BURNT = 250  # a pixel whose every channel is this light or more is clipped white
 OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped that makes a photo over-exposed
@@ -26,6 +27,11 @@ def load_photo(path: str | Path) -> np.ndarray:
         raise InputError(f"{p}: no such file")
     if p.is_dir():
         raise InputError(f"{p} is a folder, not a photo")
+    if not p.is_file():  # a device or a pipe may never end (/dev/zero): read whole, it would fill the memory
+        raise InputError(f"{p} is not a regular file (a device or a pipe?), not a photo")
+    if p.stat().st_size > MAX_BYTES:
+        raise InputError(f"{p} is {p.stat().st_size // 1_000_000} MB; photos over {MAX_BYTES // 1_000_000} MB are "
+                         "refused")
     data = p.read_bytes()
     if not data:
         raise InputError(f"{p} is empty, not a photo")
