@@ -153,8 +153,9 @@ def _rules_of(preset: object) -> HandRules:
     return rules
 
 
-def check_situation(hand: Hand, s: Situation) -> None:
-    """Raise InputError for flag combinations that cannot happen at a table."""
+def situation_faults(s: Situation) -> list[str]:
+    """The flag combinations that cannot happen at a table, whatever the hand: `score-photo` asks them before it
+    reads the photo (a second or two), `check_situation` with the hand's own."""
     faults: list[str] = []
     if not (0 <= s.seat_wind <= 3 and 0 <= s.round_wind <= 3):
         faults.append("seat and round wind must be E, S, W or N")
@@ -162,16 +163,10 @@ def check_situation(hand: Hand, s: Situation) -> None:
         faults.append(f"honba must be between 0 and {MAX_HONBA}, not {s.honba}")
     if not 0 <= s.riichi_sticks <= MAX_STICKS:
         faults.append(f"riichi sticks must be between 0 and {MAX_STICKS}, not {s.riichi_sticks}")
-    is_open = not hand.is_closed
-    has_kan = any(m.is_kan for m in hand.melds)
-    if (s.riichi or s.double_riichi) and is_open:
-        faults.append("riichi needs a closed hand (only closed kans allowed), but this hand has called melds")
     if s.ippatsu and not (s.riichi or s.double_riichi):
         faults.append("ippatsu needs riichi")
     if s.rinshan and not s.tsumo:
         faults.append("rinshan kaihou is a tsumo win (on the kan replacement tile)")
-    if s.rinshan and not has_kan:
-        faults.append("rinshan kaihou needs a kan among the melds")
     if s.chankan and s.tsumo:
         faults.append("chankan is a ron win (robbing a kan), not tsumo")
     if s.haitei and not s.tsumo:
@@ -184,6 +179,25 @@ def check_situation(hand: Hand, s: Situation) -> None:
         faults.append("houtei and chankan cannot both apply")
     if s.ippatsu and s.rinshan:
         faults.append("ippatsu and rinshan kaihou cannot both apply (declaring the kan ends the ippatsu chance)")
+    if sum((s.tenhou, s.chiihou, s.renhou)) > 1:
+        faults.append("tenhou, chiihou and renhou exclude each other")
+    if (s.tenhou or s.chiihou or s.renhou) and (s.riichi or s.ippatsu or s.double_riichi):
+        faults.append("a first-turn win (tenhou, chiihou, renhou) cannot follow a riichi")
+    if (s.tenhou or s.chiihou or s.renhou) and (s.haitei or s.houtei or s.rinshan or s.chankan):
+        faults.append("a first-turn win (tenhou, chiihou, renhou) is not on the last tile, a kan's replacement tile "
+                      "or a robbed kan (any kan ends the first turn)")
+    return faults
+
+
+def check_situation(hand: Hand, s: Situation) -> None:
+    """Raise InputError for flag combinations that cannot happen at a table, or not with this hand."""
+    faults = situation_faults(s)
+    is_open = not hand.is_closed
+    has_kan = any(m.is_kan for m in hand.melds)
+    if (s.riichi or s.double_riichi) and is_open:
+        faults.append("riichi needs a closed hand (only closed kans allowed), but this hand has called melds")
+    if s.rinshan and not has_kan:
+        faults.append("rinshan kaihou needs a kan among the melds")
     if s.chankan and sum(t.kind == hand.win.kind for t in hand.all_tiles()) > 1:
         faults.append(f"chankan robs the fourth {hand.win}: three are in the other player's pon, so this hand "
                       "cannot hold another")
@@ -193,13 +207,6 @@ def check_situation(hand: Hand, s: Situation) -> None:
         faults.append("chiihou is a non-dealer's tsumo on the first draw, with no melds")
     if s.renhou and (s.is_dealer or s.tsumo or hand.melds):
         faults.append("renhou is a non-dealer's ron before their first draw, with no melds")
-    if sum((s.tenhou, s.chiihou, s.renhou)) > 1:
-        faults.append("tenhou, chiihou and renhou exclude each other")
-    if (s.tenhou or s.chiihou or s.renhou) and (s.riichi or s.ippatsu or s.double_riichi):
-        faults.append("a first-turn win (tenhou, chiihou, renhou) cannot follow a riichi")
-    if (s.tenhou or s.chiihou or s.renhou) and (s.haitei or s.houtei or s.rinshan or s.chankan):
-        faults.append("a first-turn win (tenhou, chiihou, renhou) is not on the last tile, a kan's replacement tile "
-                      "or a robbed kan (any kan ends the first turn)")
     if len(s.ura_indicators) > max(len(s.dora_indicators), 1):
         faults.append(
             f"{len(s.ura_indicators)} ura dora indicators but {len(s.dora_indicators)} dora indicators: "

@@ -307,6 +307,11 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
     (("--seat", "X"), "unknown wind 'X'"),
     (("--dora", "9x"), "--dora 9x: unknown suit 'x'"),
     (("--rules", "chess"), "unknown rules 'chess'"),
+    (("--honba", "-1"), "honba must be between 0 and 100, not -1"),
+    (("--ippatsu",), "ippatsu needs riichi"),
+    (("--chankan", "--tsumo"), "chankan is a ron win"),
+    (("--overlay", "/no/such/folder/seen.jpg"), "cannot write the overlay to /no/such/folder/seen.jpg"),
+    (("--overlay", "seen.txt"), "cannot write the overlay to seen.txt"),
 ])
 def test_score_photo_refuses_a_mistyped_option_before_reading_the_photo(
         flags: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPatch,

@@ -224,6 +224,20 @@ def describe(view: TableView) -> str:
     return "\n".join(lines)
 
 
+def _check_overlay(path: str | None) -> None:
+    """Where the overlay goes, before the photo is read: a name OpenCV cannot write, or a folder that is not there,
+    would otherwise throw the reading away."""
+    import os
+
+    import cv2
+
+    if not path:
+        return
+    folder = os.path.dirname(path) or "."
+    if not cv2.haveImageWriter(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise InputError(f"cannot write the overlay to {path} (use a .jpg or .png name in a writable folder)")
+
+
 def _write_overlay(path: str | None, img, view: TableView) -> None:
     if not path:
         return
@@ -240,6 +254,7 @@ def _write_overlay(path: str | None, img, view: TableView) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
+    _check_overlay(args.overlay)
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
     checks = tuple(f"{c}: one of them is misread" for c in count_checks(view))
@@ -343,17 +358,24 @@ def with_other_wins(view: TableView, args: argparse.Namespace, rules, result) ->
 
 
 def _check_flags(args: argparse.Namespace) -> None:
-    """The typed options, before the photo is read (a second or two): a mistyped wind or tile says so at once."""
+    """The typed options, before the photo is read (a second or two): a mistyped wind or tile, flags that cannot go
+    together (ippatsu without riichi), a count out of range or an overlay that cannot be written say so at once."""
+    from table.score_cli import FLAGS
+    from table.scoring import Situation, situation_faults
     from table.tiles import parse_tiles, wind_index
 
-    wind_index(args.seat)
-    wind_index(args.round)
     for flag, texts in (("--dora", args.dora), ("--ura", args.ura), ("--win", [args.win] if args.win else [])):
         for text in texts:
             try:
                 parse_tiles(text)
             except InputError as exc:
                 raise InputError(f"{flag} {text}: {exc}") from None
+    faults = situation_faults(Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
+                                        round_wind=wind_index(args.round), honba=args.honba,
+                                        riichi_sticks=args.sticks))
+    if faults:
+        raise InputError("; ".join(faults))
+    _check_overlay(args.overlay)
 
 
 def run_score_photo(args: argparse.Namespace) -> int:
