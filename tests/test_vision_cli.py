@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import struct
 from pathlib import Path
@@ -219,8 +220,15 @@ def test_hand_from_view_builds_the_scoring_hand() -> None:
 
 def test_cropped_hand_says_what_is_missing() -> None:
     view = TableView(640, 480, _tiles(["1m", "2m", "3m", "4p"]), SeenHand(("1m", "2m", "3m", "4p"), None, ()))
-    with pytest.raises(InputError, match="no winning tile"):
+    with pytest.raises(InputError, match="the hand shows 4 tiles .* and no winning tile set apart"):
         hand_from_view(view)
+    twelve = ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s")  # and a pon: a tile short, none set apart
+    view = TableView(640, 480, _tiles([*twelve, "2z", "2z", "2z"]), SeenHand(twelve, None, (
+        SeenMeld("pon", ("2z", "2z", "2z"), "left"),)))
+    with pytest.raises(InputError, match="the hand shows 12 tiles"):
+        hand_from_view(view)
+    with pytest.raises(InputError, match="^cannot score the photo: no winning tile: set it apart"):
+        hand_from_view(dataclasses.replace(view, hand=dataclasses.replace(view.hand, concealed=(*twelve, "1z"))))
     bad = TableView(640, 480, _tiles(["1m", "2m", "7z", "9p"]), SeenHand(("1m",), "2m", (
         SeenMeld("unknown", ("7z", "9p", "1m"), "left"),)))
     with pytest.raises(InputError, match="make no meld"):
@@ -379,6 +387,10 @@ def test_score_photo_takes_dora_indicators_given_in_place_of_those_read(monkeypa
     assert code == 0 and out["read"]["dora_indicators"] == ["1m", "3z"]
     assert out["read"]["warnings"] == ["dora indicators as given: 1m3z (read from the photo: none)"]
     assert out["han"] == 1 + 1 + 3  # tsumo, dora 2m, dora 4z x3
+    code, out, _ = _score_photo_of(dataclasses.replace(view, dora_indicators=("3z",)), monkeypatch, capsys, "--tsumo",
+                                   "--dora", "")  # none, whatever was read (a misread indicator, no dead wall)
+    assert code == 0 and out["han"] == 1 and out["read"]["dora_indicators"] == []
+    assert out["read"]["warnings"] == ["dora indicators as given: none (read from the photo: 3z)"]
     code, _, err = _score_photo_of(view, monkeypatch, capsys, "--dora", "1x")
     assert code == 2 and "--dora 1x: unknown suit" in err
 

@@ -163,7 +163,7 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
                 tiles += parse_tiles(text)
             except InputError as exc:
                 raise InputError(f"--dora {text}: {exc}") from None
-        note = f"dora indicators as given: {to_mpsz(tiles, sort=False)} (read from the photo: {read})"
+        note = f"dora indicators as given: {to_mpsz(tiles, sort=False) or 'none'} (read from the photo: {read})"
         return replace(view, dora_indicators=tuple(map(str, tiles)), dora_indices=(),
                        warnings=(*view.warnings, note))
     if not view.dora_indicators:
@@ -275,8 +275,12 @@ def hand_from_view(view: TableView):
     problems = [] if view.tiles else view_faults(view)  # counts: of the scored tiles in validate_hand, else checks
     if not h.concealed and not h.melds:
         problems.append("no hand row found")
-    if h.win is None:
+    shown = len(h.concealed) + 3 * len(h.melds)
+    if h.win is None and shown == 13:
         problems.append("no winning tile: set it apart to the right of the hand")
+    elif h.win is None and (h.concealed or h.melds):
+        problems.append(f"the hand shows {shown} tiles with each meld counted as three, and no winning tile set "
+                        "apart: a winning hand shows 13 and the winning tile (tiles out of the picture, or not found?)")
     bad = [m for m in h.melds if m.kind == "unknown"]
     problems += [f"the tiles {' '.join(m.tiles)} beside the hand make no meld" for m in bad]
     face_down = h.concealed.count("back")
