@@ -303,6 +303,11 @@ class Assistant:
         if not isinstance(w, dict):
             raise InputError("each winner must be an object with a seat and a hand, han/fu or yakuman")
         seat = _seat(w.get("seat"), "winner seat")
+        priced = [k for k in ("han", "fu", "yakuman") if w.get(k) is not None]
+        if w.get("hand") is not None and priced:
+            raise InputError(f"give either the hand or {'/'.join(priced)}, not both")
+        if w.get("yakuman") and {"han", "fu"} & set(priced):
+            raise InputError("give either the yakuman count or han and fu, not both")
         if w.get("hand") is not None:
             if not isinstance(w["hand"], dict):
                 raise InputError('hand must be {"concealed": "...", "win": "5p", "melds": [...]}')
@@ -325,9 +330,9 @@ class Assistant:
         """`dead`: seats whose hand was declared dead (noten; a riichi among them is no chombo)."""
         if not all(isinstance(seats, list) for seats in (tenpai, nagashi or [], dead or [])):
             raise InputError("tenpai, nagashi and dead must be lists of seats")
-        tenpai_seats = sorted({_seat(s, "tenpai seat") for s in tenpai})
-        nagashi_seats = sorted({_seat(s, "nagashi seat") for s in nagashi or []})
-        dead_seats = sorted({_seat(s, "dead hand seat") for s in dead or []})
+        tenpai_seats = _seats(tenpai, "tenpai seat")
+        nagashi_seats = _seats(nagashi or [], "nagashi seat")
+        dead_seats = _seats(dead or [], "dead hand seat")
         self._append(gp.draw_event(tenpai_seats, nagashi_seats, dead_seats), f"exhaustive draw, tenpai {tenpai_seats}")
 
     def record_abortive_draw(self, reason: str) -> None:
@@ -684,6 +689,14 @@ def _text(value: Any, what: str, limit: int = 200) -> str:
     if len(value) > limit:
         raise InputError(f"{what} is too long (at most {limit} characters)")
     return value.strip()
+
+
+def _seats(values: list[Any], what: str) -> list[int]:
+    """Seats of a list, in order; one named twice is refused as the CLI refuses it (a slip, not a wish)."""
+    seats = [_seat(s, what) for s in values]
+    if len(set(seats)) != len(seats):
+        raise InputError(f"a {what} is listed twice: {values}")
+    return sorted(seats)
 
 
 def _reason(value: Any, what: str = "reason") -> str:

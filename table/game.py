@@ -627,14 +627,19 @@ def _system_value(state: GameState, win: Win) -> int:
 def check_new(state: GameState, event: Event) -> None:
     """Checks an event must pass as it is recorded, beyond those of `apply`, which a stored log is replayed
     through: a check added after games were kept must not lock one out. A Zung Jung value no hand makes
-    (3 points) was taken before. A reason with a control character or longer than a line was taken too."""
+    (3 points) was taken before. A reason with a control character or longer than a line was taken too, as was a
+    win given both a yakuman count and han or fu (the yakuman was paid)."""
     if isinstance(event, Adjustment):
         check_reason(event.reason, "adjustment reason")
     elif isinstance(event, GameEnded):
         check_reason(event.reason, "reason for ending the game")
+    wins = event.wins if isinstance(event, Ron) else (event.win,) if isinstance(event, Tsumo) else ()
+    for win in wins:
+        if win.yakuman and (win.han or win.fu):
+            raise InputError(f"{state.players[win.seat]}'s win gives {win.yakuman} yakuman and {win.han} han "
+                             f"{win.fu} fu: give either the yakuman count or han and fu")
     if state.rules.system != "zungjung":
         return
-    wins = event.wins if isinstance(event, Ron) else (event.win,) if isinstance(event, Tsumo) else ()
     for win in wins:
         why = impossible_total(win.value)
         if why:

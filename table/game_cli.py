@@ -133,7 +133,7 @@ def register(commands, bench) -> None:
     p.set_defaults(func=_cmd_tsumo, winners=None, win_defaults=None)
 
     p = sub.add_parser("draw", parents=[common], help="exhaustive draw (wall ran out)")
-    p.add_argument("--tenpai", default="", help="tenpai seats, comma-separated (none: noten all round)")
+    p.add_argument("--tenpai", help="tenpai seats, comma-separated (none: noten all round; needed in riichi games)")
     p.add_argument("--nagashi", default="", help="nagashi mangan seats, comma-separated")
     p.add_argument("--dead", default="", help="seats whose hand was declared dead (noten; a riichi among them "
                                               "pays the noten penalty, no chombo)")
@@ -548,8 +548,13 @@ def _cmd_tsumo(args) -> int:
 def _cmd_draw(args) -> int:
     from table.events import ExhaustiveDraw
 
-    return _record(args, lambda s: ExhaustiveDraw(_seat_list(s, args.tenpai), _seat_list(s, args.nagashi),
-                                                  _seat_list(s, args.dead)))
+    def draw(state) -> ExhaustiveDraw:
+        if args.tenpai is None and state.rules.system == "riichi":  # left out, a tenpai dealer would lose the deal
+            raise InputError("say who was tenpai: --tenpai Bob,Cid, or --tenpai none when all four were noten")
+        return ExhaustiveDraw(_seat_list(state, args.tenpai or ""), _seat_list(state, args.nagashi),
+                              _seat_list(state, args.dead))
+
+    return _record(args, draw)
 
 
 def _cmd_abort(args) -> int:

@@ -79,6 +79,8 @@ def check_new_names(players: Sequence[str]) -> tuple[str, ...]:
 def check_reason(text: str, what: str = "reason") -> None:
     """A reason written down with an event: one printable line of at most MAX_REASON characters (it is shown on
     the scoreboard and printed to a terminal, where a control character would act)."""
+    if not text.strip():  # the log refuses an empty one when it is read back (`table.events`)
+        raise InputError(f"the {what} must not be empty")
     bad = _bad_character(text)
     if bad is not None:
         raise InputError(f"the {what} must be one line of printable text (it holds U+{ord(bad):04X})")

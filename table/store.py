@@ -31,6 +31,7 @@ from table.game import GameState, apply, check_new, fold, history, resolve, star
 from table.names import check_new_names
 
 STANDING_PARTS = ("raw", "above_return", "uma", "oka", "penalty", "net")
+DAMAGED = "damaged log"  # a listed game's round when its events cannot be read back
 """A riichi game's standings columns: final points, their difference from the return, uma, oka, the end-of-game
 penalty, and the result `net` = above_return + uma + oka + penalty in the preset's unit (1000: +31.2)."""
 
@@ -299,7 +300,11 @@ class GameStore:
             rows = self._db.execute("SELECT id, created_at, preset, players FROM games ORDER BY id DESC").fetchall()
             out = []
             for game_id, created, preset, players in rows:
-                state = self._load(game_id).state
+                try:
+                    state = self._load(game_id).state
+                except InputError:  # one game's damaged log (edited outside jantaku) hides none of the others
+                    out.append(GameSummary(game_id, created, preset, tuple(json.loads(players)), DAMAGED, False))
+                    continue
                 out.append(GameSummary(game_id, created, preset, tuple(json.loads(players)), state.round_name,
                                        state.over))
             return out

@@ -196,6 +196,8 @@ def test_cli_rejections_exit_2_with_the_reason(jantaku):
         (("adjust", "Ann=100", "--reason", "x"), "sum to zero"),
         (("adjust", "Ann:100", "--reason", "x"), "SEAT=AMOUNT"),
         (("draw", "--tenpai", "Ann,Ann"), "listed twice"),
+        (("draw",), "say who was tenpai"),  # left out, a tenpai dealer would lose the deal unseen
+        (("tsumo", "Bob", "--han", "2", "--fu", "30", "--yakuman", "1"), "give either the yakuman count or han"),
         (("pao", "Bob", "Bob"), "own hand"),
         (("undo",), "nothing to undo"),
         (("redo",), "nothing to redo"),
@@ -324,7 +326,8 @@ def test_an_adjustment_finds_a_name_with_an_equals_sign(jantaku):
 def test_reasons_are_one_printable_line(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
     for args in (("adjust", "Ann=1000", "Bob=-1000", "--reason", "a\nb"), ("end", "--reason", "\x1b[31mred"),
-                 ("adjust", "Ann=1000", "Bob=-1000", "--reason", "x" * 121)):
+                 ("adjust", "Ann=1000", "Bob=-1000", "--reason", "x" * 121), ("end", "--reason", ""),
+                 ("adjust", "Ann=1000", "Bob=-1000", "--reason", " ")):  # the log could not be read back
         code, out, err = jantaku("game", *args)
         assert code == 2 and out == "" and "reason" in err, (args, err)
     assert state_of(jantaku)["points"] == [25000] * 4

@@ -227,6 +227,9 @@ def test_a_file_that_is_not_our_database_or_is_damaged_says_so(tmp_path):
             s.log(game)
     with GameStore(tmp_path / "games.db") as s, pytest.raises(InputError, match="is damaged"):
         s.state(game)
+    with GameStore(tmp_path / "games.db") as s:  # the other games are still listed, and this one as damaged
+        other = s.new_game(PLAYERS, "wrc")
+        assert [(g.id, g.round_name) for g in s.games()] == [(other, "East 1"), (game, "damaged log")]
     (tmp_path / "a-file").write_text("")
     with pytest.raises(InputError, match="cannot make the folder .*a-file for the game database"):
         GameStore(tmp_path / "a-file" / "games.db")

@@ -87,7 +87,7 @@ def tsumo():
 @keeper_required
 def draw():
     data = body()
-    assistant().record_draw(data.get("tenpai", []), data.get("nagashi", []), data.get("dead", []))
+    assistant().record_draw(need(data, "tenpai"), data.get("nagashi", []), data.get("dead", []))
     return done()
 
 
