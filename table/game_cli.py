@@ -20,7 +20,7 @@ from typing import Any
 
 from table.errors import InputError
 from table.game_rules import ABORTIVE_REASONS
-from table.names import name_key, tidy
+from table.names import bare_key, name_key, tidy
 from table.tiles import WIND_WORDS
 
 # -- per-winner options ---------------------------------------------------------------------------------
@@ -230,13 +230,13 @@ def resolve_seat(state, text: str) -> int:
     for seat, name in enumerate(state.players):  # an exact match first: two names in an old game may share a key
         if name.casefold() == word.casefold():
             return seat
-    key = name_key(word)
-    matches = [seat for seat, name in enumerate(state.players) if name_key(name) == key]
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        raise InputError(f"{text!r} could be {' or '.join(state.players[s] for s in matches)}: use the seat "
-                         "number (0-3)")
+    for key in (name_key, bare_key):  # as typed, then without accents (jose for José)
+        matches = [seat for seat, name in enumerate(state.players) if key(name) == key(word)]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise InputError(f"{text!r} could be {' or '.join(state.players[s] for s in matches)}: use the seat "
+                             "number (0-3)")
     wind = WIND_WORDS.get(word.capitalize())
     if wind is not None:
         return state.seat_winds.index(wind)

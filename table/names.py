@@ -49,6 +49,13 @@ def name_key(text: str) -> str:
     return "".join(ch for ch in key if ch not in _JOINERS)
 
 
+def bare_key(text: str) -> str:
+    """`name_key` without accents (José as Jose): how a name typed on a keyboard without them still finds its player,
+    when it finds only one."""
+    decomposed = unicodedata.normalize("NFKD", name_key(text))
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
 def check_new_names(players: Sequence[str]) -> tuple[str, ...]:
     """The four names of a new game, tidied, or InputError saying which name cannot be used and why."""
     if len(players) != 4:

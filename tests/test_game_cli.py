@@ -310,6 +310,14 @@ def test_names_that_look_alike_are_one_name(jantaku):
     assert json.loads(ok(jantaku, "game", "riichi", "\u5c71\u7530\u3000\u592a\u90ce", "--json"))["riichi"][1]
 
 
+def test_a_name_typed_without_its_accents_finds_its_player_when_only_one_matches(jantaku):
+    """A keyboard without accents: jose finds José; with José and Josè at one table it names both."""
+    ok(jantaku, "game", "new", "--players", "Jos\u00e9,Jos\u00e8,Ren\u00e9e,Dee")
+    assert json.loads(ok(jantaku, "game", "riichi", "renee", "--json"))["riichi"][2]
+    code, _, err = jantaku("game", "riichi", "jose")
+    assert code == 2 and "could be Jos\u00e9 or Jos\u00e8" in err
+
+
 def test_names_longer_than_the_keeper_page_takes_are_refused(jantaku):
     """The keeper page's name field takes 24 characters; the shell takes no more."""
     code, _, err = jantaku("game", "new", "--players", "W" * 25 + ",Bob,Cid,Dee")
