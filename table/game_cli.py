@@ -289,6 +289,10 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool, discar
         if not tiles:
             return Win(seat)
     if manual:
+        tile_only = [f"--{k.replace('_', '-')}" for k, v in options.items() if v and k not in ("han", "fu", "yakuman")]
+        if tile_only:  # the dora, ura and flags price a hand's tiles; the han given already count them
+            raise InputError(f"{name}: {', '.join(tile_only)} count only with the tiles (--hand/--win); with "
+                             "--han/--fu count them in the han")
         han, fu, yakuman = options.get("han") or 0, options.get("fu") or 0, options.get("yakuman") or 0
         if yakuman < 0 or han < 0 or fu < 0:
             raise InputError(f"{name}: han, fu and yakuman cannot be negative")

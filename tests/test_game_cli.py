@@ -198,6 +198,8 @@ def test_cli_rejections_exit_2_with_the_reason(jantaku):
         (("draw", "--tenpai", "Ann,Ann"), "listed twice"),
         (("draw",), "say who was tenpai"),  # left out, a tenpai dealer would lose the deal unseen
         (("tsumo", "Bob", "--han", "2", "--fu", "30", "--yakuman", "1"), "give either the yakuman count or han"),
+        (("tsumo", "Bob", "--han", "2", "--fu", "30", "--dora", "1m", "--haitei"),
+         "--dora, --haitei count only with the tiles"),  # dropped unsaid, they were not counted
         (("pao", "Bob", "Bob"), "own hand"),
         (("undo",), "nothing to undo"),
         (("redo",), "nothing to redo"),
