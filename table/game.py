@@ -912,8 +912,9 @@ def _finish(state: GameState, reason: str) -> GameState:
                 uma=uma, oka=oka, penalty=penalties[seat], net_points=net_points, net=round(net_points / rules.unit, 3),
             ))
         position += len(group)
+    # a riichi of a hand left unfinished (time called) is no longer standing: its stick went with the pot
     return _evolve(state, points=tuple(points), pot=pot, over=True, over_reason=reason,  # type: ignore[arg-type]
-                   standings=tuple(standings))
+                   standings=tuple(standings), riichi=(False,) * 4)
 
 
 def _tie_groups(order: list[int], basis: list[int]) -> list[list[int]]:

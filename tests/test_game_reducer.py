@@ -231,6 +231,7 @@ def test_leftover_sticks_go_to_first_under_tenhou():
     first = state.standings[0]
     assert (first.name, first.raw, first.oka, first.uma) == ("Ann", 27000, 20000, 20000)
     assert sum(s.net_points for s in state.standings) == 0
+    assert state.riichi == (False,) * 4 and state.riichi_sticks == 0  # their sticks went with the pot
 
 
 def test_leftover_sticks_are_void_under_wrc():
