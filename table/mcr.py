@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from table.errors import InputError
-from table.tiles import HONOR, Tile, kind_name
+from table.tiles import HONOR, Tile, kind_name, to_mpsz
 
 if TYPE_CHECKING:
     from table.hand import Hand, Meld
@@ -184,13 +184,13 @@ def _pack(meld: Meld) -> tuple[str, str, int]:
         if len(kinds) != 3 or kinds[0] >= HONOR or kinds != list(range(kinds[0], kinds[0] + 3)) or (
             kinds[0] // 9 != kinds[2] // 9
         ):
-            raise InputError(f"a sequence must be three consecutive tiles of one suit, not {tiles}")
+            raise InputError(f"a sequence must be three consecutive tiles of one suit, not {to_mpsz(tiles)}")
         return ("CHI", tile_code(tiles[1]), 1)
     size = {"pon": 3, "kan": 4, "added-kan": 4, "closed-kan": 4}.get(meld.kind)
     if size is None:
         raise InputError(f"unknown meld kind {meld.kind!r}")
     if len(kinds) != size or len(set(kinds)) != 1:
-        raise InputError(f"a {meld.kind} is {size} identical tiles")
+        raise InputError(f"a {meld.kind} is {size} identical tiles, not {to_mpsz(tiles)}")
     if meld.kind == "closed-kan":
         return ("GANG", tile_code(tiles[0]), 0)
     offer = _OFFER.get(getattr(meld, "source", None), 1)

@@ -201,6 +201,9 @@ def check_situation(hand: Hand, s: Situation) -> None:
     if s.chankan and sum(t.kind == hand.win.kind for t in hand.all_tiles()) > 1:
         faults.append(f"chankan robs the fourth {hand.win}: three are in the other player's pon, so this hand "
                       "cannot hold another")
+    elif s.chankan and any(t.kind == hand.win.kind for t in (*s.dora_indicators, *s.ura_indicators)):
+        faults.append(f"chankan robs the fourth {hand.win}: three are in the other player's pon, so no dora "
+                      "indicator can show another")
     if s.tenhou and (not s.is_dealer or not s.tsumo or hand.melds):
         faults.append("tenhou is the dealer's tsumo on the first draw, with no melds")
     if s.chiihou and (s.is_dealer or not s.tsumo or hand.melds):

@@ -48,7 +48,7 @@ def add_system_arguments(p: argparse.ArgumentParser) -> None:
                    help="declared bonus tiles: flowers 1f-4f, seasons 1g-4g (MCR: 1 fan each; Zung Jung: 11.0)")
     g.add_argument("--minimum", type=int, default=None,
                    help="points needed to win: Zung Jung default 0 (chicken hand wins; 5 competitive), MCR 8")
-    g.add_argument("--payoff", default="standard", help="Zung Jung payoff scheme: standard or uniform")
+    g.add_argument("--payoff", default=None, help="Zung Jung payoff scheme: standard (default) or uniform")
     g.add_argument("--halve-bonus", action="store_true", help="Zung Jung: halve the 11.0 bonus-tile points")
     g.add_argument("--last-of-kind", action="store_true",
                    help="MCR 58 Last Tile: the winning tile is the last of its kind")
@@ -112,6 +112,7 @@ def route_score(args: argparse.Namespace) -> int | None:
         if system not in ("riichi", preset):
             raise InputError(f"--rules {args.rules} is the {preset} preset; it cannot be scored with --system {system}")
         args.system = system = preset
+        _preset_defaults(args)
     elif system != "riichi" and getattr(args, "rules", None):
         raise InputError(f"--rules {args.rules} is a riichi preset; --system {system} takes none")
     if system != "riichi":
@@ -119,10 +120,22 @@ def route_score(args: argparse.Namespace) -> int | None:
     for option, given in (("--flowers", getattr(args, "flowers", "")), ("--minimum", getattr(args, "minimum", None)),
                           ("--halve-bonus", getattr(args, "halve_bonus", False)),
                           ("--last-of-kind", getattr(args, "last_of_kind", False)),
-                          ("--payoff", getattr(args, "payoff", "standard") != "standard")):
+                          ("--payoff", getattr(args, "payoff", None))):
         if given:
             raise InputError(f"{option} is for --system zungjung or mcr; riichi has no such option")
     return None
+
+
+def _preset_defaults(args: argparse.Namespace) -> None:
+    """A Zung Jung or MCR preset's own minimum and payoff (`--rules zungjung-competitive`: a 5-point minimum) where
+    the command line gives none, as `jantaku game` keeps them."""
+    from table.presets import get_preset
+
+    preset = get_preset(args.rules)
+    if getattr(args, "minimum", None) is None:
+        args.minimum = preset.hand.win_minimum
+    if getattr(args, "payoff", None) is None and preset.hand.system == "zungjung":
+        args.payoff = preset.game.zungjung_payoff
 
 
 def _preset_system(name: str | None) -> str:
@@ -144,9 +157,15 @@ def score_other_system(args: argparse.Namespace) -> int:
     if system == "riichi":
         raise InputError("score_other_system scores Zung Jung and MCR; riichi is table.score_cli's")
     if getattr(args, "jsonl", False):
-        if args.tiles or args.win:
-            raise InputError("--jsonl reads hands from standard input: give no tiles or --win")
-        return score_stream(sys.stdin, sys.stdout, system=system)
+        hand_options = [f"--{k.replace('_', '-')}" for k in ("tsumo", "flowers", "last_of_kind", "haitei", "houtei",
+                                                            "rinshan", "chankan", "tenhou", "chiihou", "renhou")
+                        if getattr(args, k, False)]
+        if args.tiles or args.win or args.meld or hand_options:
+            raise InputError("--jsonl reads each hand and its situation from standard input: give no tiles, --win "
+                             f"or hand options{' (' + ', '.join(hand_options) + ')' if hand_options else ''}; "
+                             "--minimum, --payoff and --halve-bonus (or --rules) set those of lines without them")
+        defaults = {k: v for k in ("minimum", "payoff", "halve_bonus") if (v := getattr(args, k, None))}
+        return score_stream(sys.stdin, sys.stdout, system=system, defaults=defaults)
     for flag in ("riichi", "double_riichi", "ippatsu"):
         if getattr(args, flag, False):
             raise InputError(f"--{flag.replace('_', '-')} is a riichi rule; {system} has no such thing")
@@ -154,7 +173,7 @@ def score_other_system(args: argparse.Namespace) -> int:
         raise InputError(f"dora are a riichi rule; {system} has none")
     if getattr(args, "honba", 0) or getattr(args, "sticks", 0):
         raise InputError(f"honba and riichi sticks are riichi's; {system} has neither")
-    if system == "mcr" and (getattr(args, "payoff", "standard") != "standard" or getattr(args, "halve_bonus", False)):
+    if system == "mcr" and (getattr(args, "payoff", None) or getattr(args, "halve_bonus", False)):
         raise InputError("--payoff and --halve-bonus are Zung Jung options; MCR has no such option")
     if not args.tiles:
         raise InputError(f"give the concealed tiles, e.g. jantaku score 123m456m789m234p5p --win 5p --system {system}")
@@ -169,7 +188,7 @@ def score_other_system(args: argparse.Namespace) -> int:
         raise InputError("--haitei (last tile draw) is a self-drawn win: add --tsumo, or use --houtei")
     if houtei and self_drawn:
         raise InputError("--houtei (last tile claim) is a win on a discard: drop --tsumo, or use --haitei")
-    payoff = getattr(args, "payoff", "standard")
+    payoff = getattr(args, "payoff", None) or "standard"
     result, rules = _score(
         system, hand, self_drawn=self_drawn, seat=wind_index(getattr(args, "seat", "E")),
         round_wind=wind_index(getattr(args, "round", "E")),
@@ -245,9 +264,11 @@ def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, roun
 # ---------------------------------------------------------------- JSON lines
 
 
-def score_object(obj: object, system: str) -> dict[str, object]:
-    """Score one JSONL input object for Zung Jung or MCR (see README "Zung Jung and MCR")."""
+def score_object(obj: object, system: str, defaults: dict[str, object] | None = None) -> dict[str, object]:
+    """Score one JSONL input object for Zung Jung or MCR (see README "Zung Jung and MCR"); `defaults` (minimum,
+    payoff, halve_bonus from the command line) stand where the object gives none."""
     obj = jsonl_object(obj, JSONL_FIELDS)
+    obj = {**(defaults or {}), **obj}
     if "system" in obj:
         if not isinstance(obj["system"], str):
             raise InputError("field \"system\" must be riichi, zungjung or mcr")
@@ -268,6 +289,8 @@ def score_object(obj: object, system: str) -> dict[str, object]:
     payoff = obj.get("payoff", "standard")
     if not isinstance(payoff, str):
         raise InputError("field \"payoff\" is standard or uniform")
+    if "self_drawn" in obj and "tsumo" in obj and obj["self_drawn"] != obj["tsumo"]:
+        raise InputError("fields \"self_drawn\" and \"tsumo\" say the same thing: they cannot differ")
     self_drawn = obj.get("self_drawn", obj.get("tsumo", False))
     hand = parse_hand(hand_text, win, [meld_from_json(m) for m in melds])
     result, _ = _score(
@@ -285,7 +308,7 @@ def bad_input_json(system: str, message: str) -> dict[str, object]:
     return {"system": system, "valid": False, "error": message, "bad_input": True, "total": 0, "payment": None}
 
 
-def score_stream(lines: IO[str], out: IO[str], *, system: str) -> int:
+def score_stream(lines: IO[str], out: IO[str], *, system: str, defaults: dict[str, object] | None = None) -> int:
     """One result line per non-blank input line. Exit 2 if any line was bad input, else 1 if any hand did
     not win, else 0 (as `jantaku score --jsonl` for riichi)."""
     status = 0
@@ -293,7 +316,7 @@ def score_stream(lines: IO[str], out: IO[str], *, system: str) -> int:
         if not line.strip():
             continue
         try:
-            result = score_object(json.loads(line), system)
+            result = score_object(json.loads(line), system, defaults)
             if not result["valid"]:
                 status = max(status, 1)
         except json.JSONDecodeError as exc:

@@ -68,6 +68,7 @@ def test_not_a_win_is_exit_1(capsys):
     (["234m567p11s78s", "--win", "9s", "--meld", "closed-kan:4444p", "--riichi", "--ippatsu", "--rinshan",
       "--tsumo"], "ippatsu and rinshan kaihou cannot both apply"),
     (["234m567p11s345s78s", "--win", "2m", "--chankan"], "chankan robs the fourth 2m"),
+    (["234m567p11s345s78s", "--win", "9s", "--chankan", "--dora", "9s"], "no dora indicator can show another"),
     (["234m567p11s345s78s", "--win", "9s", "--tenhou", "--tsumo", "--seat", "S"], "tenhou is the dealer's tsumo"),
     (["234m567p11s345s78s", "--win", "9s", "--seat", "X"], "unknown wind 'X'"),
     (["234m567p11s345s78s", "--win", "9s", "--seat", "nope"], "unknown wind 'nope'"),

@@ -82,11 +82,35 @@ def test_mcr_human_form_below_minimum(capsys):
         (["123m456m789m234p5p", "--win", "5p", "--system", "zj", "--rules", "wrc"], "wrc is a riichi preset"),
         (["123m456m789m234p0p", "--win", "0p", "--system", "zj"], "zungjung has no red fives"),
         (["123m456m789m234p0p", "--win", "0p", "--system", "mcr"], "mcr has no red fives"),
+        (["234m56p11s", "--win", "7p", "--meld", "chi:135s", "--meld", "chi:678s", "--system", "mcr"],
+         "three consecutive tiles of one suit, not 135s"),
+        (["--jsonl", "--system", "zj", "--tsumo"], "give no tiles, --win or hand options (--tsumo)"),
     ],
 )
 def test_bad_input_exits_2_with_the_reason(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert code == 2 and message in err
+
+
+def test_a_zung_jung_preset_scores_with_its_own_minimum_and_payoff(capsys, monkeypatch):
+    """--rules zungjung-competitive has a 5-point minimum, zungjung-uniform pays 50 each: as `jantaku game` keeps
+    them, on one hand and on a JSONL stream; an option given on the command line still wins."""
+    chicken = ["67m22z", "--win", "8m", "--meld", "chi:234m", "--meld", "chi:567p", "--meld", "pon:888s", "--seat", "S"]
+    code, out, _ = run(capsys, *chicken, "--rules", "zungjung-competitive")
+    assert code == 1 and "below the 5-point minimum" in out
+    assert run(capsys, *chicken, "--rules", "zungjung-competitive", "--minimum", "0")[0] == 0
+    code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--rules", "zungjung-uniform", "--json")
+    assert code == 0 and json.loads(out)["payment"] == {"each": 50}
+    line = '{"hand": "123m456m789m234p5p", "win": "5p"}\n'
+    for argv, payment in ((["--rules", "zungjung-uniform"], {"each": 50}),
+                          (["--system", "zj", "--payoff", "uniform"], {"each": 50}),
+                          (["--system", "zj"], {"discarder": 100, "others": 25})):
+        monkeypatch.setattr("sys.stdin", io.StringIO(line))
+        code, out, _ = run(capsys, "--jsonl", *argv)
+        assert code == 0 and json.loads(out)["payment"] == payment, argv
+    monkeypatch.setattr("sys.stdin", io.StringIO(line))
+    code, out, _ = run(capsys, "--jsonl", "--system", "zj", "--minimum", "100")
+    assert code == 1 and "below the 100-point minimum" in json.loads(out)["error"]
 
 
 def test_riichi_stays_the_default(capsys):
