@@ -259,9 +259,15 @@ def validate_hand(
     expected = 13 - 3 * n_melds
     if n_melds <= 4 and len(hand.concealed) != expected:
         meld_words = "no melds" if n_melds == 0 else f"{n_melds} meld{'s' if n_melds > 1 else ''}"
+        hint = ""
+        if len(hand.concealed) == expected + 1:  # the winning tile typed in the hand too, but not as --win names it
+            twin = next((t for t in hand.concealed if t.kind == hand.win.kind), None)
+            hint = (f": the tiles hold {twin} where the winning tile is {hand.win} (a red five is 0); name it as in "
+                    "the hand, or leave it out of the tiles") if twin else \
+                ": leave the winning tile out of the tiles, or name one of them as the winning tile"
         faults.append(
             f"wrong tile count: with {meld_words} the hand needs {expected} concealed tiles plus the winning "
-            f"tile, but has {len(hand.concealed)} ({to_mpsz(hand.concealed)}) plus {hand.win}"
+            f"tile, but has {len(hand.concealed)} ({to_mpsz(hand.concealed)}) plus {hand.win}{hint}"
         )
     for label, indicators in (("dora", dora_indicators), ("ura dora", ura_indicators)):
         if len(indicators) > MAX_INDICATORS:

@@ -59,6 +59,8 @@ def test_not_a_win_is_exit_1(capsys):
 @pytest.mark.parametrize(("args", "message"), [
     (["234m567p11s345s78s", "--win", "9s", "--meld", "chi:135s"], "a chi must be three consecutive"),
     (["234m567p11s345s", "--win", "9s"], "wrong tile count"),
+    (["234m046p11s345s789s", "--win", "5p"], "the tiles hold 0p where the winning tile is 5p"),  # 14: typed red
+    (["234m456p11s345s789s", "--win", "6s"], "leave the winning tile out of the tiles, or name one of them"),
     (["11112m567p11s345s", "--win", "1m"], "5 copies of 1m"),
     (["234m567p11s345s78s", "--win", "9s", "--ippatsu"], "ippatsu needs riichi"),
     (["234m567p11s78s", "--win", "9s", "--meld", "chi:345s", "--riichi"], "riichi needs a closed hand"),
