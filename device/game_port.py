@@ -341,7 +341,8 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
     winds = state.seat_winds
     seats = [
         {"seat": s, "name": names[s], "points": state.points[s], "wind": WIND_LETTERS[winds[s]],
-         "wind_name": WIND_NAMES[winds[s]], "dealer": s == state.dealer, "riichi": bool(state.riichi[s])}
+         "wind_name": WIND_NAMES[winds[s]], "dealer": s == state.dealer, "riichi": bool(state.riichi[s]),
+         "penalty": state.penalties[s]}
         for s in range(4)
     ]
     system = system_of(state.preset)

@@ -463,8 +463,9 @@ def format_state(state, game_id: int | None = None) -> str:
     for seat, name in enumerate(state.players):
         mark = " riichi" if state.riichi[seat] else ""
         dealer = " (dealer)" if seat == state.dealer and not state.over else ""
+        penalty = f" penalty {state.penalties[seat]:+d} at the end" if state.penalties[seat] and not state.over else ""
         wind = WIND_NAMES[state.seat_winds[seat]]
-        lines.append(f"  {seat} {wind:<5} {_pad(name, width)} {state.points[seat]:>7}{dealer}{mark}")
+        lines.append(f"  {seat} {wind:<5} {_pad(name, width)} {state.points[seat]:>7}{dealer}{mark}{penalty}")
     if state.last_hand is not None:
         hand = state.last_hand
         changes = " ".join(f"{d:+d}" for d in hand.deltas)

@@ -372,6 +372,27 @@ def test_a_dead_riichi_hand_at_a_draw_from_the_keeper_page(server, browser):
     page.close()
 
 
+def test_a_chombo_settled_at_the_end_shows_on_the_scoreboard_until_then(server, browser):
+    """NARO-1 deducts a chombo's 10,000 from the final result (§3.1.4): the points do not move, so the scoreboard
+    says what is still to come, and the standings take it in once the game is over."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Cal", "Dot", "Eli", "Fay"])
+    page.evaluate("() => J.api('POST', '/api/game', {players: ['Cal', 'Dot', 'Eli', 'Fay'], preset: 'naro1'})")
+    page.evaluate("() => J.api('POST', '/api/chombo', {seat: 2})")
+    board = browser.new_page()
+    board.goto(server.url + "/")
+    eli = board.locator(".seat[data-seat='2']")
+    expect(eli.locator(".points")).to_have_text("30,000")
+    expect(eli.locator(".penalty")).to_have_text("penalty -10,000 at the end")
+    expect(board.locator(".seat[data-seat='1'] .penalty")).to_have_text("")
+    page.evaluate("() => J.api('POST', '/api/end', {reason: 'time called'})")
+    expect(eli.locator(".penalty")).to_have_text("")  # now in the standings' penalty column
+    expect(board.locator("#standings")).to_contain_text("Penalty")
+    board.close()
+    page.close()
+
+
 def test_a_ron_on_the_riichi_declaration_tile_from_the_keeper_page(server, browser):
     """Ticking "on their riichi tile" marks the ron, so the discarder's stick goes back instead of to the winner."""
     from playwright.sync_api import expect

@@ -371,3 +371,13 @@ def test_csv_export_keeps_spreadsheets_from_running_names(jantaku):
     assert not [c for c in cells if c[0] in "=+@" or (c[0] == "-" and not c.lstrip("-").replace(".", "").isdigit())]
     events = [json.loads(line) for line in ok(jantaku, "game", "export").splitlines()]
     assert events[0]["players"][0] == '=HYPERLINK("http://x")'  # the JSON keeps the names as given
+
+
+def test_show_names_a_penalty_still_to_come(jantaku):
+    """NARO-1 settles a chombo at the end (§3.1.4): until then `show` says so beside the points."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "naro1")
+    ok(jantaku, "game", "chombo", "Cid")
+    lines = ok(jantaku, "game", "show").splitlines()
+    assert lines[3].endswith("30000 penalty -10000 at the end") and "penalty" not in lines[2]
+    ok(jantaku, "game", "end", "--reason", "time called")
+    assert "at the end" not in ok(jantaku, "game", "show")

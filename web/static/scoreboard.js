@@ -39,6 +39,10 @@
       const dv = deltas ? deltas[seat] : 0;
       d.textContent = dv ? (dv > 0 ? "+" : "") + fmt(dv) : "";
       d.className = "delta " + (dv > 0 ? "up" : dv < 0 ? "down" : "");
+      // a chombo the preset settles at the end (NARO-1, WRC): shown until the standings take it in
+      let pen = node.querySelector(".penalty");
+      if (!pen) { pen = J.el("div", { class: "penalty" }); node.insertBefore(pen, d); }
+      pen.textContent = s && s.penalty && !g.over ? `penalty ${fmt(s.penalty)} at the end` : "";
     }
     renderLast(g);
     J.drawStandings(document.getElementById("standings"), g);
