@@ -25,7 +25,7 @@ from device import game_port as gp
 from device.camera import Camera, CameraError, Capture, ReplayCamera
 from device.config import Config
 from device.recognition import Reader, load_reader
-from table.errors import InputError
+from table.errors import InputError, NotFound
 from table.names import MAX_REASON
 
 log = logging.getLogger("jantaku.assistant")
@@ -604,7 +604,7 @@ class Assistant:
         except (TypeError, ValueError):
             gid = 0
         if not 0 < gid < 2**63:  # SQLite's INTEGER range
-            raise InputError(f"there is no game {str(game_id)[:40]!r}")
+            raise NotFound(f"there is no game {str(game_id)[:40]!r}")
         return gp.export(store, gid, kind)
 
     # ---- persistence of what is not an event -------------------------------------------------------------

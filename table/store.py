@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from table.errors import InputError
+from table.errors import InputError, NotFound
 from table.events import Event, GameStarted, Redo, Undo, event_from_json
 from table.game import GameState, apply, check_new, fold, history, resolve, start
 from table.names import check_new_names
@@ -393,14 +393,14 @@ class GameStore:
 
     def _check_game(self, game_id: int) -> None:
         if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-            raise InputError(f"there is no game {game_id}")
+            raise NotFound(f"there is no game {game_id}")
 
     def _load(self, game_id: int) -> _Cached:
         """The game's log and state, from the cache when no other process has written since."""
         row = self._db.execute("SELECT MAX(seq) FROM log WHERE game_id = ?", (game_id,)).fetchone()
         last = row[0] if row else None
         if last is None:
-            raise InputError(f"there is no game {game_id}")
+            raise NotFound(f"there is no game {game_id}")
         cached = self._cache.get(game_id)
         if cached is not None and cached.last_seq == last:
             return cached

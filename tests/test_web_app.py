@@ -390,6 +390,14 @@ def test_bad_input_is_a_4xx_with_the_reason(client, method, path, body, message)
     assert resp.get_json()["error"]
 
 
+def test_a_game_that_is_not_there_is_a_404(client):
+    h = login(client)
+    for path in ("/api/games/99999999999999999999999/export.csv", "/api/games/77/export.json",
+                 "/api/games/x/export.json"):
+        resp = client.get(path, headers=h)
+        assert resp.status_code == 404 and "there is no game" in resp.get_json()["error"], path
+
+
 def test_non_json_body_is_rejected(client):
     h = login(client)
     resp = client.post("/api/riichi", data="seat=1", headers={**h, "Content-Type": "text/plain"})
@@ -420,12 +428,6 @@ def test_body_too_large(client):
     h = login(client)
     resp = client.post("/api/riichi", data="x" * 100_000, headers={**h, "Content-Type": "application/json"})
     assert resp.status_code == 413
-
-
-def test_export_of_a_missing_game(client):
-    login(client)
-    resp = client.get("/api/games/999/export.json")
-    assert resp.status_code == 400 and "no game 999" in resp.get_json()["error"]
 
 
 def test_panel_press_through_the_api_changes_the_game(env):

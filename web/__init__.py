@@ -16,7 +16,7 @@ from flask import Flask, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from device.camera import CameraError
-from table.errors import InputError
+from table.errors import InputError, NotFound
 
 log = logging.getLogger("jantaku.web")
 
@@ -92,7 +92,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
 
     @app.errorhandler(InputError)
     def input_error(exc: InputError):
-        return jsonify(error=str(exc)), 400
+        return jsonify(error=str(exc)), 404 if isinstance(exc, NotFound) else 400
 
     @app.errorhandler(CameraError)
     def camera_error(exc: CameraError):  # the device's fault, not the request's: try again or fix the camera
