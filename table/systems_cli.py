@@ -60,6 +60,9 @@ def add_system_arguments(p: argparse.ArgumentParser) -> None:
 def _score(system: str, hand: Hand, *, self_drawn: bool, seat: int, round_wind: int, flowers: tuple,
            last_tile: bool, replacement: bool, robbing_quad: bool, heaven: bool, earth: bool,
            last_of_kind: bool, minimum: int | None, payoff: str, halve_bonus: bool):
+    for meld in hand.melds:  # as in riichi: a chow takes the discard of the player before you only
+        if meld.kind == "chi" and meld.source not in (None, "left"):
+            raise InputError(f"a chow ({meld}) can only be called from the player on the left, not {meld.source}")
     if system == "zungjung":
         from table.zungjung import ZungJungRules, ZungJungWin, score_zungjung
 

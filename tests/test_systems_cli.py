@@ -85,6 +85,8 @@ def test_mcr_human_form_below_minimum(capsys):
         (["234m56p11s", "--win", "7p", "--meld", "chi:135s", "--meld", "chi:678s", "--system", "mcr"],
          "three consecutive tiles of one suit, not 135s"),
         (["--jsonl", "--system", "zj", "--tsumo"], "give no tiles, --win or hand options (--tsumo)"),
+        (["123m456p789s5s", "--win", "5s", "--meld", "chi:345s:across", "--system", "mcr"],
+         "only be called from the player on the left, not across"),
     ],
 )
 def test_bad_input_exits_2_with_the_reason(capsys, argv, message):
