@@ -79,10 +79,11 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
     flags += ["--rinshan", "--haitei", "--tenhou", "--chiihou"] if tsumo else ["--chankan", "--houtei", "--renhou"]
     for flag in flags:
         group.add_argument(flag, action=_WinOption, nargs=0, const=True, help=argparse.SUPPRESS)
+    systems = ("--rinshan as out on the replacement tile, --haitei as the last tile, --tenhou as the blessing of "
+               "heaven" if tsumo else "--chankan as robbing the quad, --houtei as the last tile, --renhou as Zung "
+               "Jung's blessing of earth (a win on East's first discard)")
     group.description = ("Situation flags: " + " ".join(flags) + ". Riichi comes from the game (declared seats). "
-                         "Zung Jung / MCR read --rinshan as out on the replacement tile, --chankan as robbing the "
-                         "quad, --haitei/--houtei as the last tile, --tenhou as the blessing of heaven and, on a "
-                         "ron, --renhou as Zung Jung's blessing of earth (a win on East's first discard).")
+                         f"Zung Jung / MCR read {systems}.")
 
 
 # -- registration ---------------------------------------------------------------------------------------
@@ -92,7 +93,8 @@ def register(commands, bench) -> None:
     def where(parser: argparse.ArgumentParser, default: object) -> None:
         """--db and --game, before the action or after it (the action's, when given, win)."""
         parser.add_argument("--db", type=Path, default=default,
-                            help="game database (default: $JANTAKU_DB or ~/.local/share/jantaku/jantaku.db)")
+                            help="game database (default: $JANTAKU_DB, else $XDG_DATA_HOME/jantaku/jantaku.db, "
+                                 "else ~/.local/share/jantaku/jantaku.db)")
         parser.add_argument("--game", type=int, default=default, help="game id (default: the newest game)")
 
     common = argparse.ArgumentParser(add_help=False)

@@ -555,6 +555,11 @@ def run(args) -> dict:
     return report
 
 
+def _views(counts: dict) -> str:
+    """{"closeup": "23/27", "table": "26/30"} as "23/27 close-ups, 26/30 tables" for the text report."""
+    return ", ".join(f"{n} {'close-ups' if kind == 'closeup' else kind + 's'}" for kind, n in counts.items()) or "none"
+
+
 def _print(r: dict) -> None:
     print(f"jantaku bench vision on {r['machine']}")
     for key in ("synthetic", "real"):
@@ -569,8 +574,9 @@ def _print(r: dict) -> None:
               + (f" (n={s['rows']}; {s['exact_rows_with_clipped']:.3f} with the {s['rows_clipped']} cut or hidden)"
                  if "rows_clipped" in s else "")
               + (f"  exact ponds {s['exact_ponds']:.3f} (n={s['ponds']})" if s.get("ponds") else "")
-              + (f"  exact hands {s['exact_hands']} (in full view; {s['hands_clipped']} not), "
-                 f"{s['exact_hands_second_reading']} with score-photo's second readings" if "exact_hands" in s else "")
+              + (f"  exact hands {_views(s['exact_hands'])} (in full view; {_views(s['hands_clipped'])} not), "
+                 f"{_views(s['exact_hands_second_reading'])} with score-photo's second readings"
+                 if "exact_hands" in s else "")
               + (f"  tiles read on {s['props']} point sticks and dice: {s['tiles_on_props']}" if "props" in s else ""))
         if "fonts" in s:
             print(f"    scenes drawn with the fonts {', '.join(s['fonts']) or '(none)'}")

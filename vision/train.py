@@ -1,7 +1,7 @@
 """Train the two stages from scratch (CPU, or a GPU with `--device 0`) and export them to ONNX (extra `.[train]`).
 
 Stage 1 is a YOLOv8n detector built from its yaml (no downloaded weights) with four classes: face-up or face-down,
-long axis vertical or horizontal. Stage 2 is a YOLOv8n-cls classifier on 64 px colour crops turned upright by the
+long axis vertical or horizontal. Stage 2 is a YOLOv8n-cls classifier on 96 px colour crops turned upright by the
 detector's axis: 37 faces plus `back`, with `_r` classes for faces turned 180 degrees (see vision.classes).
 
 Everything stays offline (vision.md section 5): YOLO_OFFLINE, no autoinstall, a local TTF seeded as Arial.ttf.
