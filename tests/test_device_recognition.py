@@ -64,7 +64,7 @@ def test_vision_reader_groups_detections_with_the_real_layout():
     assert len(r.tiles) == 14 and r.warnings == []
     turned = VisionReader(RowRecognizer(names, turns=1)).read(photo.read_bytes(), photo)  # a camera mounted turned
     assert turned.concealed == r.concealed and turned.warnings[0].startswith(
-        "the picture lay turned (no EXIF orientation): read it turned 270 degrees clockwise")
+        "the picture lay turned (no EXIF orientation, or a wrong one): read it turned 270 degrees clockwise")
 
 
 def test_vision_reader_proposes_the_second_reading_that_makes_the_hand_win():

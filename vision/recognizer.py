@@ -137,8 +137,8 @@ def read_view(recognizer, img: np.ndarray) -> TableView:
     turned = reading.angle + 90 * reading.turns  # degrees counter-clockwise; up to 45 is a picture held askew
     if abs((turned + 180) % 360 - 180) >= ON_ITS_SIDE:
         quarter = round(turned / 90) % 4
-        notes.insert(0, f"the picture lay turned (no EXIF orientation): read it turned {360 - 90 * quarter} degrees "
-                        "clockwise; boxes are in the photo as it is")
+        notes.insert(0, "the picture lay turned (no EXIF orientation, or a wrong one): read it turned "
+                        f"{360 - 90 * quarter} degrees clockwise; boxes are in the photo as it is")
     return dataclasses.replace(view, warnings=(*notes, *view.warnings)) if notes else view
 
 
@@ -170,7 +170,8 @@ def _tile_sized(tiles: list[SeenTile], width: int, height: int) -> list[SeenTile
     """Tiles less those far narrower than the sure tiles nearest to them. A point stick (a riichi stick by a pond,
     honba sticks) is read as a row of backs and pinzu or bamboo faces as wide as the stick, a third of a tile's
     width, at low confidence; the sure tiles near it show the scale a tile has there. A tile cut by the photo's
-    edge is spared (measured: tests/bench/bench_point_sticks.py, models/MODEL_CARD.md)."""
+    edge is measured along that edge, where it is whole (the digits of a score display at the edge are small both
+    ways), and spared in a corner (measured: tests/bench/bench_point_sticks.py, models/MODEL_CARD.md)."""
     sure = np.flatnonzero([t.confidence >= SURE for t in tiles])
     if len(sure) < 2:
         return tiles
@@ -178,13 +179,15 @@ def _tile_sized(tiles: list[SeenTile], width: int, height: int) -> list[SeenTile
     short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     margin = 0.01 * max(width, height)
-    inside = ((boxes[:, 0] > margin) & (boxes[:, 1] > margin) & (boxes[:, 2] < width - margin)
-              & (boxes[:, 3] < height - margin))
+    cut_across = (boxes[:, 1] <= margin) | (boxes[:, 3] >= height - margin)  # at the top or bottom edge
+    cut_down = (boxes[:, 0] <= margin) | (boxes[:, 2] >= width - margin)  # at the left or right edge
+    whole = np.where(cut_across & cut_down, np.inf, np.where(cut_across, boxes[:, 2] - boxes[:, 0],
+                     np.where(cut_down, boxes[:, 3] - boxes[:, 1], short)))  # the side the frame left whole
     keep = []
     for i, t in enumerate(tiles):
-        if t.confidence < SURE and inside[i]:
+        if t.confidence < SURE:
             near = sure[np.argsort(((centres[sure] - centres[i]) ** 2).sum(1))[:NEIGHBOURS]]
-            if short[i] < NARROW * np.median(short[near]):
+            if whole[i] < NARROW * np.median(short[near]):
                 continue
         keep.append(t)
     return keep
@@ -372,6 +375,8 @@ class Recognizer:
         self.symmetric = frozenset(meta.get("symmetric", ()))
         self.face_names = sorted({c.removesuffix("_r") for c in self.cls_names} - {BACK})
         self._face_of = np.array([[c.removesuffix("_r") == f for f in self.face_names] for c in self.cls_names], float)
+        self._classes_of = {f: [j for j, c in enumerate(self.cls_names) if c.removesuffix("_r") == f]
+                            for f in self.face_names}
         self.conf, self.iou = conf, iou
         self._det_input = self.det.get_inputs()[0].name
 
@@ -455,7 +460,10 @@ class Recognizer:
             if c is None or c == back:
                 out.append((BACK, d.score if c is None else float(row[c]), ()))
                 continue
-            name = self.cls_names[c].removesuffix("_r")
+            # the face is the likeliest upright and turned round together, as its runner-ups' odds are counted (an
+            # asymmetric face's weight is split between its two classes); its class, the likelier way round
+            name = self.face_names[int(face.argmax())]
+            c = max(self._classes_of[name], key=lambda j: row[j])
             read = face[self.face_names.index(name)]
             others = [(f, float(face[k] / read)) for k in np.argsort(-face)[:ALTERNATIVES + 1]
                       if (f := self.face_names[k]) != name and face[k] >= ALTERNATIVE_ODDS * read]
@@ -494,9 +502,13 @@ class Recognizer:
         close-up of a few tiles) are read again shrunk instead (`_read_shrunk`)."""
         reading = self._read_sized(img)
         h, w = img.shape[:2]
-        boxes = [t.box for t in reading.in_photo(reading.tiles, w, h)]
-        size = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes])) * self.det_size / max(w, h) \
-            if boxes else 0.0
+        tiles = reading.in_photo(reading.tiles, w, h)
+        boxes = [t.box for t in tiles]
+        # the tiles' size from the faces read, where there are any: a point stick beside a few large tiles is
+        # boxed as a row of small "backs", which would outnumber them and hide how large they are
+        sized = [t.box for t in tiles if t.tile != BACK] or boxes
+        size = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in sized])) * self.det_size / max(w, h) \
+            if sized else 0.0
         if size > BIG or (size > MID and reading.score < UNSURE_PICTURE):
             return self._read_shrunk(img, reading, max(size / TARGET, 2.0))
         if len(boxes) < SPARSE:
