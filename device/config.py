@@ -168,6 +168,14 @@ def validate(config: Config) -> Config:
         raise InputError(f"config: players: {exc}") from None
     if not 0.1 <= panel.hold_seconds <= 10:
         raise InputError("config: panel.hold_seconds must be between 0.1 and 10")
+    if not 1 <= panel.select_timeout <= 600:
+        raise InputError("config: panel.select_timeout must be between 1 and 600 seconds")
+    if not 0 <= panel.bounce_seconds <= 1:
+        raise InputError("config: panel.bounce_seconds must be between 0 and 1")
+    if config.login_attempts < 1 or config.login_window_seconds < 1:
+        raise InputError("config: login_attempts and login_window_seconds must be 1 or more")
+    if not config.data_dir.strip():
+        raise InputError("config: data_dir must name a folder (\".\" for the current one)")
     if config.camera.width < 64 or config.camera.height < 64 or config.camera.device < 0:
         raise InputError("config: camera.width and camera.height must be at least 64, camera.device 0 or more")
     if config.log_level.upper() not in LOG_LEVELS:
@@ -187,6 +195,12 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
             data = tomllib.loads(p.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise InputError(f"config file {p} does not exist") from None
+        except IsADirectoryError:
+            raise InputError(f"config file {p} is a folder, not a TOML file") from None
+        except UnicodeDecodeError as exc:
+            raise InputError(f"config file {p} is not UTF-8 text (byte {exc.start}): TOML files are UTF-8") from None
+        except OSError as exc:
+            raise InputError(f"config file {p} cannot be read: {exc.strerror or exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise InputError(f"config file {p} is not valid TOML: {exc}") from None
         config = _coerce(Config, data, "")

@@ -50,6 +50,11 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
         ('log_level = "VERBOSE"\n', "log_level must be one of"),
         ('preset = "bogus"\n', "unknown rules 'bogus'"),
         ('players = ["Ann", "Bob", "1", "Dee"]\n', "config: players: '1' names a seat"),
+        ("login_attempts = 0\n", "login_attempts and login_window_seconds must be 1 or more"),
+        ("login_window_seconds = -10\n", "login_attempts and login_window_seconds must be 1 or more"),
+        ("[panel]\nselect_timeout = -5\n", "select_timeout must be between 1 and 600"),
+        ("[panel]\nbounce_seconds = -1\n", "bounce_seconds must be between 0 and 1"),
+        ('data_dir = ""\n', "data_dir must name a folder"),
     ],
 )
 def test_bad_config_says_which_setting(tmp_path, text, message):
@@ -62,6 +67,16 @@ def test_bad_config_says_which_setting(tmp_path, text, message):
 def test_missing_config_file(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_a_config_that_is_no_text_file_says_so(tmp_path):
+    """A folder or a file that is not UTF-8: a message and exit 2 (no restart loop under systemd), no traceback."""
+    with pytest.raises(InputError, match="is a folder, not a TOML file"):
+        load_config(tmp_path)
+    latin = tmp_path / "latin1.toml"
+    latin.write_bytes('players = ["Jos\xe9"]\n'.encode("latin-1"))
+    with pytest.raises(InputError, match="is not UTF-8 text"):
+        load_config(latin)
 
 
 def test_example_config_in_deploy_is_valid():
