@@ -186,6 +186,16 @@ class Assistant:
         timer.daemon = True
         timer.start()
 
+    def clear_error(self) -> None:
+        """A press that worked ends the error a wrong one showed: the status LED and the page say ready at once."""
+        with self._lock:
+            if not self.error_until:
+                return
+            self.error_until = 0.0
+            if not self._busy:
+                self.status_message = ""
+        self._bump()
+
     def _require_store(self):
         if self.store is None:
             raise InputError(f"game keeping is not available on this build: {self.game_port_error}")
@@ -424,6 +434,9 @@ class Assistant:
             discarder = _seat(discarder, "discarder")
             if discarder == winner:
                 raise InputError("the winner cannot ron their own discard")
+        state = self.state()
+        if state is not None and state.over:  # a hand scanned now could not be recorded
+            raise InputError("the game is over: start a new game before scanning a hand")
         self._select_replay(photo)
         if not self._scan_lock.acquire(blocking=False):
             raise InputError("a scan is already running")

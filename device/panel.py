@@ -95,6 +95,11 @@ class Panel:
 
         self.mode = "idle"
         self.mode_data: dict[str, Any] = {}
+        proposal = assistant.proposal  # kept over a restart: TSUMO or RON records it, as before the restart
+        if proposal is not None and proposal.winner is not None:
+            self.mode_data = {"kind": "tsumo" if proposal.tsumo else "ron", "winner": proposal.winner,
+                              **({} if proposal.tsumo else {"discarder": proposal.discarder})}
+            self.mode = "confirm"
         self._mode_since = time.monotonic()
         self._held: set[str] = set()
         self._queue: queue.Queue = queue.Queue()
@@ -145,6 +150,7 @@ class Panel:
                     self._undo()
                 else:
                     self._press(name)
+                self.assistant.clear_error()
             except InputError as exc:
                 if self.mode.startswith("pick"):
                     self._set_mode("idle")
@@ -249,17 +255,24 @@ class Panel:
             if seat is not None and seat == self.mode_data.get("discarder") and state and state.riichi[seat]:
                 a.propose(riichi_discard=not a.proposal.riichi_discard)  # on the riichi tile, or not after all
                 return
+            if seat is not None:  # a riichi declared now would be a slip: the hand is waiting to be recorded
+                why = " (the discarder is not in riichi: no riichi tile to mark)" \
+                    if seat == self.mode_data.get("discarder") else ""
+                raise InputError(f"the hand waits to be recorded{why}: press {self.mode_data['kind'].upper()} to "
+                                 "record it, or hold undo to drop it")
             self._set_mode("idle")  # anything else leaves confirm mode and acts as from idle
         if seat is not None:
             a.declare_riichi(seat)
-        elif name in ("tsumo", "ron"):
-            if a.game_id() is None:
+        elif name in ("tsumo", "ron", "draw"):
+            state = a.state()
+            if state is None:
                 raise InputError("no game is running")
-            self._set_mode("pick-winner", kind=name)
-        elif name == "draw":
-            if a.game_id() is None:
-                raise InputError("no game is running")
-            self._set_mode("draw-tenpai", tenpai=[], dead=[])
+            if state.over:  # refused now, not after the seats are picked and the photo read
+                raise InputError("the game is over: start a new game on the keeper page")
+            if name == "draw":
+                self._set_mode("draw-tenpai", tenpai=[], dead=[])
+            else:
+                self._set_mode("pick-winner", kind=name)
         elif name == "scan":
             a.scan_hand()
 

@@ -526,3 +526,21 @@ def test_names_and_reasons_without_a_space_do_not_widen_the_pages(server, browse
                              " c = document.querySelector('.centre').getBoundingClientRect();"
                              " return o.right <= c.right + 1 && o.left >= c.left - 1; }"), width
         page.close()
+
+
+def test_the_panel_page_says_when_no_panel_runs(tmp_path, browser):
+    """serve --no-panel: the panel page says so once and stops asking, where it polled a 404 twice a second."""
+    from playwright.sync_api import expect
+
+    with ServerProcess(tmp_path / "data", pin=PIN, extra=["--no-panel", "--no-recognizer"]) as srv:
+        page = browser.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/panel") else None)
+        page.goto(srv.url + "/keeper/login")
+        log_in(page)
+        page.goto(srv.url + "/keeper/panel")
+        expect(page.locator("#panel-kind")).to_contain_text("No panel is running")
+        assert page.locator("[data-button]").first.is_disabled()
+        page.wait_for_timeout(1500)
+        assert len(asked) == 1
+        page.close()

@@ -310,3 +310,73 @@ def test_an_error_is_shown_while_the_led_blinks_and_then_cleared(rig):
     time.sleep(0.5)
     assert panel.describe()["error"] == "" and assistant.snapshot()["device"] == {
         **assistant.snapshot()["device"], "status": "ready", "message": ""}
+
+
+def test_a_press_that_works_ends_the_error_a_wrong_one_showed(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.riichi_buttons[1])  # already in riichi: refused
+    settle(panel)
+    assert assistant.status == "error" and "already declared riichi" in panel.describe()["error"]
+    tap(factory, cfg.riichi_buttons[2])  # within the error's four seconds
+    settle(panel)
+    assert seats(assistant)[2]["riichi"] and assistant.status == "ready"
+    assert panel.describe()["error"] == "" and panel.describe()["led_modes"]["status"] == "on"
+
+
+def test_a_seat_pressed_while_a_ron_waits_declares_no_riichi(rig):
+    """Before RON confirms, the discarder's button marks their riichi tile; pressed when they made no riichi (or any
+    other seat's), it says so and the hand still waits, where it once declared a riichi and left confirm mode."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.camera.select("02-seven-pairs.jpg")
+    for button in (cfg.ron_button, cfg.riichi_buttons[0], cfg.riichi_buttons[3]):
+        tap(factory, button)
+    settle(panel)
+    assert panel.mode == "confirm"
+    for seat in (3, 1):
+        tap(factory, cfg.riichi_buttons[seat])
+        settle(panel)
+        assert panel.mode == "confirm" and assistant.status == "error"
+        assert "the hand waits to be recorded" in panel.describe()["error"]
+    assert "the discarder is not in riichi" not in panel.describe()["error"]  # seat 1 is no discarder
+    assert not any(s["riichi"] for s in seats(assistant)) and assistant.state().riichi_sticks == 0
+    tap(factory, cfg.ron_button)
+    settle(panel)
+    assert assistant.state().last_hand.kind == "ron" and panel.mode == "idle"
+
+
+def test_tsumo_ron_and_draw_are_refused_at_once_when_the_game_is_over(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.end_game("time called")
+    photos = len(list((assistant.data / "scans").glob("*.jpg")))
+    for button in (cfg.tsumo_button, cfg.ron_button, cfg.draw_button):
+        tap(factory, button)
+        settle(panel)
+        assert panel.mode == "idle" and "the game is over" in panel.describe()["error"]
+    tap(factory, cfg.riichi_buttons[1])  # would have picked the winner and read a photo
+    tap(factory, cfg.scan_button)  # nor is a hand read to be recorded
+    settle(panel)
+    assert "the game is over" in panel.describe()["error"]
+    assert assistant.proposal is None and len(list((assistant.data / "scans").glob("*.jpg"))) == photos
+
+
+def test_a_proposal_kept_over_a_restart_is_recorded_by_the_panel(rig):
+    """The proposal outlives a restart (the data folder keeps it); the panel starts waiting for it, so TSUMO records
+    the hand as edited instead of picking a winner and reading a new photo over it."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.camera.select("02-seven-pairs.jpg")
+    assistant.scan_hand(winner=2, tsumo=True)
+    panel.close()
+    factory.reset()
+    again = Panel(assistant, cfg, pin_factory=factory)
+    try:
+        assert again.mode == "confirm" and again.mode_data == {"kind": "tsumo", "winner": 2}
+        tap(factory, cfg.tsumo_button)
+        settle(again)
+        assert assistant.state().last_hand.kind == "tsumo" and assistant.proposal is None and again.mode == "idle"
+    finally:
+        again.close()

@@ -13,8 +13,16 @@
     if (p.error) J.say(`The last press: ${p.error}`, false);  // the status LED blinks fast meanwhile
     for (const b of document.querySelectorAll("[data-button]")) b.disabled = !p.mock;
   }
+  let timer = null;
   async function refresh() {
-    try { draw(await J.api("GET", "/api/panel")); } catch (e) { J.say(e.message, false); }
+    try { draw(await J.api("GET", "/api/panel")); } catch (e) {
+      if (e.status === 404) {  // no panel in this process (serve --no-panel, or its pins would not start)
+        clearInterval(timer);
+        for (const b of document.querySelectorAll("[data-button]")) b.disabled = true;
+        $("panel-kind").textContent = "No panel is running: jantaku serve was started without one, or its pins could not start (see the log).";
+      }
+      J.say(e.message, false);
+    }
   }
   for (const b of document.querySelectorAll("[data-button]")) {
     b.addEventListener("click", async () => {
@@ -27,6 +35,6 @@
     });
   }
   J.api("GET", "/api/keeper/state").then((s) => J.fillSeatSelects(s)).catch(() => {});
+  timer = setInterval(refresh, 500);
   refresh();
-  setInterval(refresh, 500);
 })();
