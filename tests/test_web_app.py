@@ -118,6 +118,24 @@ def test_photo_route_with_the_default_relative_data_folder(tmp_path, monkeypatch
         assistant.store.close()
 
 
+def test_a_new_pin_ends_the_sessions_opened_with_the_old_one(env):
+    """A club that changes a leaked PIN (config, restart) expects the old PIN's sessions to end, though the key that
+    signs the cookies (data/secret_key) stays, so that sessions outlive an ordinary restart."""
+    from dataclasses import replace
+
+    app, _, _ = env
+    client = app.test_client()
+    h = login(client)
+    assert client.post("/api/riichi", json={"seat": 1}, headers=h).status_code == 200
+    app.config["JANTAKU"] = replace(app.config["JANTAKU"], pin="97531")
+    resp = client.post("/api/riichi", json={"seat": 2}, headers=h)
+    assert resp.status_code == 401 and "PIN required" in resp.get_json()["error"]
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 403
+    resp = client.post("/api/login", json={"pin": "97531"})
+    assert client.post("/api/riichi", json={"seat": 2}, headers={"X-CSRF-Token": resp.get_json()["csrf_token"]}
+                       ).status_code == 200
+
+
 def test_favicon_is_a_tile_drawn_in_svg_and_every_page_links_it(client):
     """Browsers ask for /favicon.ico whether or not a page links one: it must not be a 404."""
     resp = client.get("/favicon.ico")

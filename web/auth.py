@@ -64,8 +64,15 @@ def csrf_token() -> str:
     return token
 
 
+def _pin_tag() -> str:
+    """A mark of the PIN in force, kept in the session at login: a new PIN (a leaked one changed in the config and
+    the server restarted) ends every session opened with the old one, though the key that signs them stays."""
+    key, pin = str(current_app.secret_key).encode(), current_app.config["JANTAKU"].pin.encode()
+    return hmac.new(key, pin, "sha256").hexdigest()[:16]
+
+
 def is_keeper() -> bool:
-    return bool(session.get("keeper"))
+    return bool(session.get("keeper")) and hmac.compare_digest(str(session.get("pin_tag", "")), _pin_tag())
 
 
 def _csrf_ok() -> bool:
@@ -107,6 +114,7 @@ def _check_pin(pin: str) -> tuple[str, int, dict[str, str]] | None:
     session.clear()
     session.permanent = True
     session["keeper"] = True
+    session["pin_tag"] = _pin_tag()
     csrf_token()
     return None
 
