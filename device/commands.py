@@ -122,6 +122,7 @@ def serve(args: argparse.Namespace) -> int:
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)  # Ctrl-C ends the live streams as promptly
     try:
         server.run()
     except (KeyboardInterrupt, SystemExit):

@@ -98,7 +98,7 @@ def _coerce(cls: type, table: dict[str, Any], where: str) -> Any:
     for key, value in table.items():
         name = key.replace("-", "_")
         if name not in known:
-            raise InputError(f"config: unknown setting {where}{key!r} (known: {', '.join(sorted(known))})")
+            raise InputError(f"config: unknown setting '{where}{key}' (known: {', '.join(sorted(known))})")
         current = getattr(default, name)
         if isinstance(current, CameraConfig | PanelConfig):
             if not isinstance(value, dict):
@@ -146,7 +146,8 @@ def validate(config: Config) -> Config:
     if config.threads < 4:
         raise InputError("config: threads must be at least 4")
     if not 0 < config.max_streams < config.threads:
-        raise InputError("config: max_streams must be above 0 and below threads (leave threads for page loads)")
+        raise InputError(f"config: max_streams ({config.max_streams}) must be above 0 and below threads "
+                         f"({config.threads}): leave threads for page loads (set both in the config file)")
     if config.camera.source not in CAMERA_SOURCES:
         raise InputError(f"config: camera.source must be one of {', '.join(CAMERA_SOURCES)}")
     panel = config.panel

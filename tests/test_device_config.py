@@ -43,7 +43,7 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
         ("[panel]\nscan_button = 5\n", "GPIO pin(s) 5 used more than once"),
         ("[panel]\nriichi_buttons = [1, 2]\n", "riichi_buttons must be a list of 4 values"),
         ('[camera]\nsource = "webcam"\n', "camera.source must be one of"),
-        ("threads = 10\nmax_streams = 10\n", "max_streams must be above 0 and below threads"),
+        ("threads = 10\nmax_streams = 10\n", "max_streams (10) must be above 0 and below threads (10)"),
         ("port = \n", "not valid TOML"),
         ("[panel]\nhold_seconds = -1\n", "hold_seconds must be between 0.1 and 10"),
         ("[camera]\nwidth = -5\n", "camera.width and camera.height must be at least 64"),

@@ -231,6 +231,6 @@ def panel_press():
     button = need(data, "button")
     hold = data.get("hold", False)
     if not isinstance(button, str) or not isinstance(hold, bool):
-        raise InputError('send {"button": "riichi1" | "scan" | "tsumo" | "ron" | "draw", "hold": false}')
+        raise InputError('send {"button": "riichi1" | "scan" | "tsumo" | "ron" | "draw" | "undo", "hold": false}')
     panel.press(button, hold=hold)
     return jsonify(ok=True, panel=panel.describe())
