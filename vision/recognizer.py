@@ -504,11 +504,12 @@ class Recognizer:
         h, w = img.shape[:2]
         tiles = reading.in_photo(reading.tiles, w, h)
         boxes = [t.box for t in tiles]
-        # the tiles' size from the faces read, where there are any: a point stick beside a few large tiles is
+        longs = np.array([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes])
+        faces = longs[[t.tile != BACK for t in tiles]]
+        # boxes under half the faces' length are no tiles of theirs: a point stick beside a few large tiles is
         # boxed as a row of small "backs", which would outnumber them and hide how large they are
-        sized = [t.box for t in tiles if t.tile != BACK] or boxes
-        size = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in sized])) * self.det_size / max(w, h) \
-            if sized else 0.0
+        sized = longs[longs >= 0.5 * np.median(faces)] if len(faces) else longs
+        size = float(np.median(sized)) * self.det_size / max(w, h) if len(sized) else 0.0
         if size > BIG or (size > MID and reading.score < UNSURE_PICTURE):
             return self._read_shrunk(img, reading, max(size / TARGET, 2.0))
         if len(boxes) < SPARSE:
