@@ -128,11 +128,13 @@ def test_jsonl_stream_scores_each_line_and_reports_bad_lines():
         '{"hand": "1112345678999m", "win": "5m", "self_drawn": true}\n'
         '{"hand": "123m", "win": "5p"}\n'
         'not json\n'
+        '{"hand": "123m456m789m234p5p", "win": "5p", "tsumo": true, "self_drawn": false}\n'
     )
     out = io.StringIO()
     status = score_stream(lines, out, system="zungjung")
     results = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert status == 2 and len(results) == 4
+    assert status == 2 and len(results) == 5
+    assert results[4]["bad_input"] and "cannot differ" in results[4]["error"]
     assert results[0]["total"] == 50 and results[0]["payment"] == {"discarder": 100, "others": 25}
     assert results[1]["total"] == 480 and results[1]["limit"] == "single" and results[1]["payment"] == {"each": 480}
     assert results[2]["bad_input"] and "13 tiles" in results[2]["error"]
