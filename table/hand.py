@@ -273,46 +273,47 @@ def validate_hand(
         if len(indicators) > MAX_INDICATORS:
             faults.append(f"at most {MAX_INDICATORS} {label} indicators can be shown, not {len(indicators)}")
 
-    # one counting pass over everything visible: kinds, red fives, bonus tiles
+    visible = [*hand.concealed, hand.win, *(t for m in melds for t in m.tiles), *dora_indicators, *ura_indicators]
     counts = [0] * 42
-    reds = [0, 0, 0]
-    for group in (hand.concealed, (hand.win,), *(m.tiles for m in melds), dora_indicators, ura_indicators):
-        for t in group:
-            counts[t.kind] += 1
-            if t.red:
-                reds[t.kind // 9] += 1
-    if max(counts) > 4 or any(counts[34:]):
-        if any(counts[34:]):
-            faults.append("flowers and seasons are not used in riichi")
-        for kind in range(34):
-            n = counts[kind]
-            if n > 4:
-                faults.append(
-                    f"{n} copies of {kind_name(kind)} (counting hand, melds, winning tile and dora indicators): "
-                    "a set has only 4"
-                )
+    for t in visible:
+        counts[t.kind] += 1
+    if any(counts[34:]):
+        faults.append("flowers and seasons are not used in riichi")
+    for kind in range(34):
+        if counts[kind] > 4:
+            faults.append(
+                f"{counts[kind]} copies of {kind_name(kind)} (counting hand, melds, winning tile and dora "
+                "indicators): a set has only 4"
+            )
     if rules is not None:
-        red_fives = rules.red_fives
-        for suit_index in range(3):
-            five = suit_index * 9 + 4
-            if not counts[five]:
-                continue
-            suit = "mps"[suit_index]
-            allowed = red_fives[suit_index]
-            n_red = reds[suit_index]
-            plain = counts[five] - n_red
-            if n_red > allowed:
-                if allowed == 0:
-                    faults.append(
-                        f"red 5{suit} (0{suit}) shown, but these rules ({rules.title}) play without red fives: "
-                        f"write 5{suit}"
-                    )
-                else:
-                    faults.append(f"{n_red} red 5{suit} shown, but the set has only {allowed} ({rules.title})")
-            elif plain > 4 - allowed and counts[five] <= 4:
-                faults.append(
-                    f"{plain} plain 5{suit} shown, but {allowed} of the four 5{suit} in this set "
-                    f"{'is' if allowed == 1 else 'are'} red: write a red five as 0{suit}"
-                )
+        faults.extend(red_five_faults(visible, rules))
     if faults:
         raise InputError("; ".join(dict.fromkeys(faults)))
+
+
+def red_five_faults(tiles: Iterable[Tile], rules: HandRules) -> list[str]:
+    """Red fives the preset's set does not hold, or plain fives standing where its red ones must be."""
+    fives = [0, 0, 0]
+    reds = [0, 0, 0]
+    for t in tiles:
+        if t.kind < HONOR and t.kind % 9 == 4:
+            fives[t.kind // 9] += 1
+            reds[t.kind // 9] += t.red
+    faults: list[str] = []
+    for suit_index, suit in enumerate("mps"):
+        allowed, n_red = rules.red_fives[suit_index], reds[suit_index]
+        plain = fives[suit_index] - n_red
+        if n_red > allowed:
+            if allowed == 0:
+                faults.append(
+                    f"red 5{suit} (0{suit}) shown, but these rules ({rules.title}) play without red fives: "
+                    f"write 5{suit}"
+                )
+            else:
+                faults.append(f"{n_red} red 5{suit} shown, but the set has only {allowed} ({rules.title})")
+        elif plain > 4 - allowed and fives[suit_index] <= 4:
+            faults.append(
+                f"{plain} plain 5{suit} shown, but {allowed} of the four 5{suit} in this set "
+                f"{'is' if allowed == 1 else 'are'} red: write a red five as 0{suit}"
+            )
+    return faults

@@ -245,6 +245,15 @@ def validate_mcr(hand: Hand, win: MCRWin) -> None:
         raise InputError("a win cannot be both on a replacement tile and robbing a quad")
     if win.replacement and not any(m.kind in ("kan", "added-kan", "closed-kan") for m in hand.melds):
         raise InputError("46 Out with the Replacement Tile needs a declared quad in the hand")
+    if win.last_of_kind and win.robbing_quad:
+        raise InputError(
+            "47 Robbing the Quad already takes the last tile of its kind: it is not scored with 58 Last Tile"
+        )
+    if win.last_of_kind and any(t.kind == hand.win.kind for t in hand.concealed):
+        raise InputError(
+            f"58 Last Tile needs the other three {kind_name(hand.win.kind)} visible in discards and melds, "
+            "but the hand holds one concealed"
+        )
     if win.robbing_quad and counts[hand.win.kind] > 1:
         raise InputError(
             f"47 Robbing the Quad takes the fourth {kind_name(hand.win.kind)}: the winner cannot hold another one"

@@ -294,6 +294,8 @@ def _add_waits_parser(commands) -> None:
     p.add_argument("tiles", nargs="+", help="the concealed tiles (13 minus 3 per meld)")
     p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES", help="a meld (repeatable)")
     p.add_argument("--discards", default=None, help="the player's own discards, e.g. 19m5z")
+    p.add_argument("--rules", default=None,
+                   help=f"rule preset, for the red fives its set holds (default {DEFAULT_PRESET})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run_waits)
 
@@ -306,8 +308,9 @@ def run_waits(args: argparse.Namespace) -> int:
     if not tiles:
         raise InputError("no hand given: name the waiting hand's tiles (13, less 3 per meld), e.g. "
                          "jantaku waits 1112345678999m --discards 9m")
-    found = waits(tiles, melds)
-    fur = furiten(tiles, melds, parse_tiles(args.discards)) if args.discards is not None else None
+    rules = resolve_rules(args.rules)
+    found = waits(tiles, melds, rules)
+    fur = furiten(tiles, melds, parse_tiles(args.discards), rules) if args.discards is not None else None
     if args.json:
         obj: dict[str, object] = {
             "tenpai": bool(found),

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from table.errors import InputError
-from table.hand import Meld, meld_faults
+from table.hand import Meld, meld_faults, red_five_faults
+from table.hand_rules import HandRules
 from table.tiles import HONOR, Tile, kind_name, to_mpsz
 
 SHAPES = {
@@ -99,7 +100,7 @@ def _shapes_for(counts: list[int], win: int, closed: bool) -> set[str]:
     return shapes
 
 
-def _check(hand13: Sequence[Tile], melds: Sequence[Meld]) -> None:
+def _check(hand13: Sequence[Tile], melds: Sequence[Meld], rules: HandRules | None) -> None:
     faults: list[str] = []
     for meld in melds:
         faults.extend(meld_faults(meld))
@@ -119,17 +120,19 @@ def _check(hand13: Sequence[Tile], melds: Sequence[Meld]) -> None:
     for kind, n in sorted(counts.items()):
         if n > 4:
             faults.append(f"{n} copies of {kind_name(kind)} in hand and melds: a set has only 4")
+    if rules is not None:
+        faults.extend(red_five_faults([*hand13, *(t for m in melds for t in m.tiles)], rules))
     if faults:
         raise InputError("; ".join(dict.fromkeys(faults)))
 
 
-def waits(hand13: Sequence[Tile], melds: Sequence[Meld] = ()) -> list[Wait]:
+def waits(hand13: Sequence[Tile], melds: Sequence[Meld] = (), rules: HandRules | None = None) -> list[Wait]:
     """The tiles that complete the hand, with their shapes, in kind order.
 
     Kinds the hand already holds four of (concealed and melds together) are left out: that tile
-    cannot come.
+    cannot come. With `rules`, red fives the set does not hold are bad input too.
     """
-    _check(hand13, melds)
+    _check(hand13, melds, rules)
     counts = [0] * 34
     for t in hand13:
         counts[t.kind] += 1
@@ -155,10 +158,15 @@ def is_tenpai(hand13: Sequence[Tile], melds: Sequence[Meld] = ()) -> bool:
     return bool(waits(hand13, melds))
 
 
-def furiten(hand13: Sequence[Tile], melds: Sequence[Meld], discards: Iterable[Tile]) -> FuritenResult:
+def furiten(
+    hand13: Sequence[Tile], melds: Sequence[Meld], discards: Iterable[Tile], rules: HandRules | None = None
+) -> FuritenResult:
     """Discard furiten: any wait among the player's own discards forbids ron on every wait."""
     discards = list(discards)
-    found = waits(hand13, melds)
+    found = waits(hand13, melds, rules)
+    if rules is not None and (faults := red_five_faults([*hand13, *(t for m in melds for t in m.tiles), *discards],
+                                                        rules)):
+        raise InputError(f"{'; '.join(faults)} (counting hand, melds and discards)")
     seen = Counter(t.kind for t in [*hand13, *(t for m in melds for t in m.tiles), *discards])
     if over := [f"{n} copies of {kind_name(k)}" for k, n in sorted(seen.items()) if n > 4]:
         raise InputError(f"{', '.join(over)} in hand, melds and discards: a set has only 4")

@@ -236,6 +236,16 @@ def test_win_situations_map_to_their_patterns():
     assert 46 in numbers(mcr("123456789m5p", "5p", ("closed-kan:2222s",), self_drawn=True, replacement=True))
 
 
+def test_last_tile_is_refused_when_a_copy_is_hidden_or_the_quad_was_robbed():
+    # The club's 58: "the last of its kind based on visible discards and melds". The calculator drops the
+    # pattern silently when the winner holds a copy concealed; the player is told instead.
+    with pytest.raises(InputError, match="holds one concealed"):
+        mcr("123456789m2z111z", "2z", last_of_kind=True)
+    assert 58 in numbers(mcr("45m456p789s77z", "3m", ("pon:333m",), last_of_kind=True))
+    with pytest.raises(InputError, match="Robbing the Quad already"):
+        mcr("123456789m55p23s", "4s", robbing_quad=True, last_of_kind=True)
+
+
 def test_nine_gates_keeps_one_terminal_triplet_as_the_calculator_reads_the_rule():
     # Won on a 5 the hand is 111 234 55 678 999: the calculator excludes one Terminal/Honor Triplet for
     # Nine Gates (the official book's reading) and scores the other, plus 66 Two Concealed Triplets.

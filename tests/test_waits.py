@@ -117,3 +117,15 @@ def test_discards_that_make_a_fifth_copy_are_refused(discards):
     """Two 1s in the hand and three among the discards, or five 9s discarded: no such table exists."""
     with pytest.raises(InputError, match="copies of .* in hand, melds and discards: a set has only 4"):
         furiten(parse_tiles("234m567p11s34s789s"), [], parse_tiles(discards))
+
+
+def test_red_fives_the_set_does_not_hold_are_refused(capsys):
+    """Tenhou's set has one red five per suit; EMA plays without them. `waits` follows the preset as `score` does."""
+    code, _, err = run_cli(capsys, "waits", "0m0m123p456s789s11z")
+    assert code == 2 and "2 red 5m shown, but the set has only 1" in err
+    code, _, err = run_cli(capsys, "waits", "0m5m123p456s789s11z", "--rules", "ema")
+    assert code == 2 and "play without red fives: write 5m" in err
+    code, _, err = run_cli(capsys, "waits", "0m5m123p456s789s11z", "--discards", "0m")
+    assert code == 2 and "2 red 5m shown" in err and "counting hand, melds and discards" in err
+    code, out, _ = run_cli(capsys, "waits", "0m5m123p456s789s11z", "--discards", "5m")
+    assert code == 0 and "Furiten YES" in out
