@@ -31,6 +31,7 @@ from table.names import MAX_REASON
 log = logging.getLogger("jantaku.assistant")
 
 OUTSIDE_WRITES = 1.0  # seconds between looks at the game file for writes by other processes
+UNRECORDED_SCANS_KEPT = 30  # photos that never became a recorded hand, newest first (about 3 MB each)
 SITUATION_FLAGS = ("ippatsu", "double_riichi", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
 
 
@@ -411,7 +412,19 @@ class Assistant:
             raise CameraError(f"camera: the photo {cap.name} is empty")
         scan_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
         (self.data / "scans" / f"{scan_id}.jpg").write_bytes(cap.jpeg)
+        self._prune_scans()
         return scan_id, cap
+
+    def _prune_scans(self) -> None:
+        """Photos of recorded hands are kept for good; of the others (hands never confirmed, furiten checks) the
+        newest UNRECORDED_SCANS_KEPT, so a season of club nights does not fill the Pi's SD card."""
+        with self._lock:  # a furiten check may capture while a hand is scanned
+            pending = self.proposal.scan_id if self.proposal else None
+            loose = [p for p in (self.data / "scans").glob("*.jpg")
+                     if p.stem != pending and not p.with_suffix(".json").exists()]
+            loose.sort(key=lambda p: p.stat().st_mtime_ns)
+            for path in loose[:-UNRECORDED_SCANS_KEPT]:
+                path.unlink(missing_ok=True)
 
     def _read(self, scan_id: str, cap: Capture):
         return self.reader.read(cap.jpeg, self.data / "scans" / f"{scan_id}.jpg")

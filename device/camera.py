@@ -50,6 +50,18 @@ def _encode_jpeg(frame_bgr) -> bytes:
     return buf.tobytes()
 
 
+def _is_photo(path: Path) -> bool:
+    """A file that starts as a JPEG, PNG, WebP, BMP or ISO media (HEIC, AVIF) file does: a camera replaying a
+    renamed text file would fail at every scan instead of once, at start."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(12)
+    except OSError:  # a folder named x.jpg, no permission
+        return False
+    return (head.startswith((b"\xff\xd8", b"\x89PNG\r\n\x1a\n", b"BM"))
+            or (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head[4:8] == b"ftyp")
+
+
 class ReplayCamera:
     """Photos from a folder, one per capture, in name order, starting again after the last."""
 
@@ -57,9 +69,14 @@ class ReplayCamera:
         self.folder = Path(folder).expanduser()
         if not self.folder.is_dir():
             raise InputError(f"camera: replay folder {self.folder} does not exist")
-        self.photos = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        named = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        self.photos = [p for p in named if _is_photo(p)]
+        if skipped := [p.name for p in named if p not in self.photos]:
+            log.warning("replay folder %s: skipping %s (not a photo inside, whatever the name says)", self.folder,
+                        ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""))
         if not self.photos:
-            raise InputError(f"camera: replay folder {self.folder} holds no photos ({', '.join(PHOTO_SUFFIXES)})")
+            raise InputError(f"camera: replay folder {self.folder} holds no photos ({', '.join(PHOTO_SUFFIXES)})"
+                             + (f"; {len(skipped)} named so are not photos inside" if skipped else ""))
         self._next = 0
         self._lock = threading.Lock()
         self.description = f"replay of {len(self.photos)} photo(s) from {self.folder}"

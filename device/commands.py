@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
 import time
+from pathlib import Path
+from typing import IO
 
 
 def register(commands, bench) -> None:
@@ -95,15 +98,20 @@ def serve(args: argparse.Namespace) -> int:
     config = load_config(args.config, **overrides)
     setup_logging(config.log_level)
     log = logging.getLogger("jantaku.serve")
-    assistant, panel, app = build(config)
+    lock = lock_data_folder(config.data_path)
+    late = _LateApp()  # the port is taken before the slow start (recognizer, panel), so a busy one fails at once
     try:
-        server = create_server(app, host=config.host, port=config.port, threads=config.threads,
+        server = create_server(late, host=config.host, port=config.port, threads=config.threads,
                                connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku")
     except (OSError, ValueError) as exc:  # ValueError: waitress finds no such address (a host that is not one)
-        if panel is not None:
-            panel.close()
         raise InputError(f"cannot listen on {config.host}:{config.port}: {getattr(exc, 'strerror', None) or exc}"
                          ) from None
+    try:
+        assistant, panel, late.app = build(config)
+    except BaseException:
+        server.close()
+        raise
+    app = late.app
     port = int(server.effective_port)
     log.info("data folder: %s", config.data_path.resolve())
     if config.pin == DEFAULT_PIN:
@@ -132,8 +140,45 @@ def serve(args: argparse.Namespace) -> int:
             panel.close()
         if assistant.store is not None:
             assistant.store.close()
+        lock.close()
         log.info("stopped")
     return 0
+
+
+class _LateApp:
+    """The WSGI app, set once built: requests wait in the socket's queue until the server runs."""
+
+    app = None
+
+    def __call__(self, environ, start_response):
+        return self.app(environ, start_response)
+
+
+def lock_data_folder(folder: Path) -> IO[str]:
+    """One server per data folder: a second would keep its own idea of the game and the proposal, and the two
+    would overwrite each other's. The lock is the kernel's, so a crashed server leaves none behind."""
+    import fcntl
+
+    from table.errors import InputError
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = (folder / "serve.lock").open("a+", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot use {folder} as the data folder: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        pid = handle.read().strip()
+        handle.close()
+        raise InputError(f"the data folder {folder} is in use by another jantaku serve"
+                         f"{f' (process {pid})' if pid.isdigit() else ''}: stop it, or give this one --data DIR"
+                         ) from None
+    handle.truncate(0)
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 def bench_serve(args: argparse.Namespace) -> int:

@@ -77,6 +77,20 @@ def test_scan_propose_correct_confirm_links_the_photo(assistant):
     assert game["last"]["winners"][0]["limit"] == "haneman"
 
 
+def test_photos_of_recorded_hands_stay_and_only_the_newest_unrecorded_ones_are_kept(assistant, monkeypatch):
+    import device.assistant
+
+    monkeypatch.setattr(device.assistant, "UNRECORDED_SCANS_KEPT", 2)
+    recorded = assistant.scan_hand(winner=1, tsumo=True).scan_id
+    assistant.confirm_proposal()
+    discarded = [assistant.scan_hand(winner=2, tsumo=True).scan_id for _ in range(3)]
+    pending = assistant.scan_hand(winner=2, tsumo=True).scan_id
+    kept = {p.stem for p in (assistant.data / "scans").glob("*.jpg")}
+    # the recorded hand's photo, the pending proposal's, and the two newest of the others
+    assert kept == {recorded, pending, *discarded[1:]}
+    assert assistant.snapshot()["game"]["last"]["photo"]["url"] == f"/photo/{recorded}.jpg"
+
+
 def test_confirm_refuses_a_hand_that_does_not_win(assistant):
     assistant.propose(winner=2, tsumo=True, concealed="123m456p789s1357z", win="2z")
     with pytest.raises(InputError, match="cannot record this hand"):

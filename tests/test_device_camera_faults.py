@@ -105,6 +105,19 @@ def test_an_empty_photo_folder_at_start_runs_the_table_without_a_camera(tmp_path
     assert resp.status_code == 503 and resp.get_json()["error"].startswith("no camera: replay folder")
 
 
+def test_files_named_as_photos_that_are_not_are_left_out_of_the_replay_at_start(tmp_path, caplog):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "notes.jpg").write_text("the scores of last week, saved with the wrong name")
+    (photos / "old.png").mkdir()
+    with pytest.raises(CameraError, match="holds no photos .*; 2 named so are not photos inside"):
+        open_camera(CameraConfig(source="replay", replay_folder=str(photos)))
+    shutil.copy(SAMPLE_PHOTOS / "02-seven-pairs.jpg", photos)
+    camera = open_camera(CameraConfig(source="replay", replay_folder=str(photos)))
+    assert camera.description.startswith("replay of 1 photo(s)") and camera.capture().name == "02-seven-pairs.jpg"
+    assert "skipping notes.jpg, old.png (not a photo inside" in caplog.text
+
+
 @pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="a Pi with picamera2")
 def test_a_named_camera_that_is_not_there_is_a_camera_error_not_a_traceback():
     with pytest.raises(CameraError, match="picamera2 cannot be opened"):

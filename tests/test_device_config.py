@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import socket
 
 import pytest
 
@@ -156,3 +158,31 @@ def test_serve_refuses_an_address_or_data_folder_it_cannot_use(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     assert main(["serve", "--port", "0", "--no-panel", "--no-recognizer", "--camera", "replay", option, value]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_second_server_on_the_same_data_folder_is_refused(tmp_path, monkeypatch, capsys):
+    from device.cli import main
+    from device.commands import lock_data_folder
+
+    monkeypatch.chdir(tmp_path)
+    held = lock_data_folder(tmp_path / "data")  # as a running `jantaku serve` holds it
+    try:
+        assert main(["serve", "--port", "0", "--no-panel", "--no-recognizer", "--data", "data"]) == 2
+        err = capsys.readouterr().err
+        assert f"/data is in use by another jantaku serve (process {os.getpid()}): stop it" in err
+    finally:
+        held.close()
+    lock_data_folder(tmp_path / "data").close()  # released with its holder: the next start is free to run
+
+
+def test_a_busy_port_is_refused_before_anything_is_loaded_or_written(tmp_path, monkeypatch, capsys):
+    from device.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-panel", "--data", "data"]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert not (tmp_path / "data" / "games.sqlite3").exists()  # no store opened, no game auto-started
