@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from device.cli import main
+from device.config import SAMPLE_PHOTOS
 from table.errors import InputError
 from table.hand import validate_hand
 from table.presets import get_preset
@@ -140,6 +141,16 @@ def test_picture_notes_name_a_missing_colour_and_a_flat_grey_bottom() -> None:
     black_border = photo.copy()
     black_border[190:] = 0  # a dark band is the table's edge, no cut file
     assert picture_notes(black_border) == []
+
+
+def test_a_sepia_photo_is_read_with_a_note_that_red_fives_cannot_show() -> None:
+    photo = load_photo(SAMPLE_PHOTOS / "01-added-kan.jpg")
+    assert picture_notes(photo) == []
+    sepia = np.array([[0.131, 0.534, 0.272], [0.168, 0.686, 0.349], [0.189, 0.769, 0.393]])  # BGR out of BGR in
+    toned = np.clip(photo.astype(np.float32) @ sepia.T, 0, 255).astype(np.uint8)
+    toned = cv2.imdecode(cv2.imencode(".jpg", toned, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    assert picture_notes(toned) == ["the photo's colours are one tint (a sepia or toned black-and-white filter): "
+                                    "red fives read as plain fives; check them"]
 
 
 def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,6 +18,7 @@ GREY = (120, 136)  # what a JPEG decoder fills the rows missing from a cut file 
 BURNT = 250  # a pixel whose every channel is this light or more is clipped white
 OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped that makes a photo over-exposed
 OVER_EXPOSED_NOTE = "the photo is over-exposed"
+TINT_SPREAD = 24  # chroma units (0-255) a colour stands from the mean of its brightness for a photo to have colour
 
 
 def load_photo(path: str | Path) -> np.ndarray:
@@ -134,6 +135,9 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
     if np.abs(sample[..., 0] - sample[..., 1]).max() <= 2 and np.abs(sample[..., 1] - sample[..., 2]).max() <= 2:
         notes.append("the photo has no colour: red fives read as plain fives and blank white dragons may read as "
                      "backs; check them")
+    elif _one_tint(img):
+        notes.append("the photo's colours are one tint (a sepia or toned black-and-white filter): red fives read as "
+                     "plain fives; check them")
     flat = 0
     for row in img[::-1]:
         if row.min() != row.max() or not GREY[0] <= row[0, 0] <= GREY[1]:
@@ -143,6 +147,21 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
         notes.append(f"the bottom {flat / len(img):.0%} of the photo is flat grey (a file cut short?): tiles there "
                      "were not seen")
     return notes
+
+
+def _one_tint(img: np.ndarray) -> bool:
+    """Every pixel's colour follows from its brightness alone, as a sepia filter makes it: no pixel's chroma is more
+    than TINT_SPREAD from the mean of those as bright. A colour photo has some (pips, red fives, backs, cloth) even
+    when the tiles are small in the frame; a toned one, JPEG noise and clipping included, stays under 22."""
+    ycc = cv2.cvtColor(np.ascontiguousarray(img[::4, ::4]), cv2.COLOR_BGR2YCrCb).reshape(-1, 3)
+    level = ycc[:, 0] // 8
+    n = np.bincount(level, minlength=32)
+    spread = np.zeros(len(ycc), np.float32)
+    for channel in (1, 2):
+        chroma = ycc[:, channel].astype(np.float32)
+        mean = np.bincount(level, chroma, 32) / np.maximum(n, 1)
+        spread = np.maximum(spread, np.abs(chroma - mean[level]))
+    return int((spread > TINT_SPREAD).sum()) <= 2
 
 
 def _burnt(img: np.ndarray, box: tuple[float, float, float, float]) -> bool:
