@@ -153,7 +153,8 @@ def _one_tint(img: np.ndarray) -> bool:
     """Every pixel's colour follows from its brightness alone, as a sepia filter makes it: no pixel's chroma is more
     than TINT_SPREAD from the mean of those as bright. A colour photo has some (pips, red fives, backs, cloth) even
     when the tiles are small in the frame; a toned one, JPEG noise and clipping included, stays under 22."""
-    ycc = cv2.cvtColor(np.ascontiguousarray(img[::4, ::4]), cv2.COLOR_BGR2YCrCb).reshape(-1, 3)
+    step = max(1, int((img.shape[0] * img.shape[1] / 250_000) ** 0.5))  # about 250,000 pixels whatever the size
+    ycc = cv2.cvtColor(np.ascontiguousarray(img[::step, ::step]), cv2.COLOR_BGR2YCrCb).reshape(-1, 3)
     level = ycc[:, 0] // 8
     n = np.bincount(level, minlength=32)
     spread = np.zeros(len(ycc), np.float32)
