@@ -152,9 +152,16 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
 def _one_tint(img: np.ndarray) -> bool:
     """Every pixel's colour follows from its brightness alone, as a sepia filter makes it: no pixel's chroma is more
     than TINT_SPREAD from the mean of those as bright. A colour photo has some (pips, red fives, backs, cloth) even
-    when the tiles are small in the frame; a toned one, JPEG noise and clipping included, stays under 22."""
-    step = max(1, int((img.shape[0] * img.shape[1] / 250_000) ** 0.5))  # about 250,000 pixels whatever the size
-    ycc = cv2.cvtColor(np.ascontiguousarray(img[::step, ::step]), cv2.COLOR_BGR2YCrCb).reshape(-1, 3)
+    when the tiles are small in the frame. Halved first, as a JPEG keeps its colour (one chroma sample per 2 x 2
+    pixels: at a sharp edge a toned photo's chroma would not match the pixel's brightness); pixels with a channel
+    clipped are left out (where a filter clips one channel, the colour no longer follows the brightness)."""
+    half = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    step = max(1, int((half.shape[0] * half.shape[1] / 250_000) ** 0.5))  # about 250,000 pixels whatever the size
+    sample = np.ascontiguousarray(half[::step, ::step]).reshape(-1, 1, 3)
+    sample = sample[sample.max(axis=2)[:, 0] < BURNT]
+    if len(sample) < 1000:  # nearly all white: nothing to say
+        return False
+    ycc = cv2.cvtColor(sample, cv2.COLOR_BGR2YCrCb).reshape(-1, 3)
     level = ycc[:, 0] // 8
     n = np.bincount(level, minlength=32)
     spread = np.zeros(len(ycc), np.float32)
