@@ -468,11 +468,12 @@ class Assistant:
         if riichi_discard is None:  # the same ron scanned again keeps its mark
             riichi_discard = prior is not None and (prior.winner, prior.discarder) == (winner, discarder) \
                 and prior.riichi_discard
-        melds, notes = gp.with_hidden_red_fives(reading.melds, self._preset_name())
+        concealed, win, dora, melds, notes = gp.with_set_red_fives(
+            reading.concealed, reading.win, reading.dora_indicators, reading.melds, self._preset_name())
         proposal = Proposal(
             scan_id=scan_id, photo=cap.name, image=reading.image, tiles=reading.tiles,
-            warnings=[*reading.warnings, *notes], concealed=reading.concealed, win=reading.win, melds=melds,
-            dora_indicators=reading.dora_indicators, ponds=reading.ponds,
+            warnings=[*reading.warnings, *notes], concealed=concealed, win=win, melds=melds,
+            dora_indicators=dora, ponds=reading.ponds,
             winner=winner, discarder=None if tsumo else discarder, tsumo=tsumo,
             riichi_discard=riichi_discard and not tsumo,
         )

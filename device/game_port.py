@@ -201,6 +201,40 @@ def score_proposal(proposal, state, preset: str) -> dict[str, Any]:
     return score_hand_json(hand, winner=proposal.winner, tsumo=proposal.tsumo, state=state, preset=preset)
 
 
+def with_set_red_fives(concealed: str, win: str, dora: str, melds: list[str], preset: str
+                       ) -> tuple[str, str, str, list[str], list[str]]:
+    """A reading's tiles with red fives as the preset counts them: those its set does not hold made plain
+    (`table.hand.plain_red_fives`), those a closed kan of fives hides named (`with_hidden_red_fives`); and the
+    notes. Text that does not parse is kept as it is, for the scorekeeper to correct."""
+    from table.hand import Meld, parse_meld, plain_red_fives
+    from table.presets import get_preset
+    from table.tiles import parse_tile, parse_tiles, to_mpsz
+
+    def names(text: str) -> tuple[str, ...]:
+        try:
+            return tuple(map(str, parse_tiles(text)))
+        except InputError:
+            return ()
+
+    parsed: list[Meld | None] = []
+    for text in melds:
+        try:
+            parsed.append(parse_meld(text))
+        except InputError:
+            parsed.append(None)
+    texts = [concealed, win, *melds, dora]  # the dora indicators last: an indicator's red five is worth nothing
+    given = [names(concealed), names(win), *(tuple(map(str, m.tiles)) if m else () for m in parsed), names(dora)]
+    groups, notes = plain_red_fives(given, get_preset(preset).hand)
+    if notes:  # only the texts whose tiles changed are written anew
+        texts = [old if g == was else to_mpsz(map(parse_tile, g), sort=False)
+                 for g, was, old in zip(groups, given, texts, strict=True)]
+        texts[2:-1] = [str(Meld(m.kind, tuple(map(parse_tile, g)), m.source)) if m and g != was else old
+                       for m, g, was, old in zip(parsed, groups[2:-1], given[2:-1], melds, strict=True)]
+    concealed, win, *melds, dora = texts
+    melds, hidden = with_hidden_red_fives(melds, preset)
+    return concealed, win, dora, melds, [*notes, *hidden]
+
+
 def with_hidden_red_fives(melds: list[str], preset: str) -> tuple[list[str], list[str]]:
     """Melds read from a photo with the red fives a closed kan of fives hides face down named under the preset's
     set (`table.hand.name_hidden_red_fives`), and a note for each; text that does not parse is kept as it is."""

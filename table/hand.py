@@ -205,6 +205,32 @@ def name_hidden_red_fives(meld: Meld, red_fives: Sequence[int]) -> Meld:
     return Meld(meld.kind, tuple(tiles), meld.source)
 
 
+def plain_red_fives(groups: Sequence[Sequence[str]], rules: HandRules) -> tuple[list[tuple[str, ...]], list[str]]:
+    """Tile names (one tile each, as a photo is read) with the red fives these rules do not count made plain, and a
+    note per suit. A photo shows the table's own set, whose red fives the rules may not have (EMA, WRC) or have
+    fewer of: those past the rules' count, the first ones met kept red, are scored as plain fives."""
+    kept = dict.fromkeys("mps", 0)
+    made_plain = dict.fromkeys("mps", 0)
+    out = []
+    for group in groups:
+        names = []
+        for name in group:
+            if len(name) == 2 and name[0] == "0" and name[1] in kept:
+                suit = name[1]
+                if kept[suit] < rules.red_fives["mps".index(suit)]:
+                    kept[suit] += 1
+                else:
+                    made_plain[suit] += 1
+                    name = f"5{suit}"
+            names.append(name)
+        out.append(tuple(names))
+    notes = [f"these rules ({rules.title}) play without red fives: the red 5{suit} scored as a plain 5{suit}"
+             if not kept[suit] else
+             f"these rules ({rules.title}) count {kept[suit]} red 5{suit}; {n} more scored as plain 5{suit}"
+             for suit, n in made_plain.items() if n]
+    return out, notes
+
+
 def meld_faults(meld: Meld) -> list[str]:
     """What is wrong with one meld (empty when it is a proper chi, pon or kan)."""
     fault = _meld_fault(meld)

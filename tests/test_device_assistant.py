@@ -77,6 +77,16 @@ def test_scan_propose_correct_confirm_links_the_photo(assistant):
     assert game["last"]["winners"][0]["limit"] == "haneman"
 
 
+def test_a_red_five_scanned_at_a_table_whose_rules_have_none_is_scored_as_a_plain_five(tmp_path):
+    a = make_assistant(tmp_path)
+    a.start_game(["Aki", "Ben", "Cid", "Dee"], "ema")
+    p = a.scan_hand(winner=1, tsumo=True)  # the added-kan photo: its winning tile is the red 5p
+    assert (p.concealed, p.win) == ("456s55p44z555z", "5p") and p.error == ""
+    assert "play without red fives: the red 5p scored as a plain 5p" in " ".join(p.warnings)
+    assert p.score["valid"] and p.score["aka"] == 0
+    a.store.close()
+
+
 def test_photos_of_recorded_hands_stay_and_only_the_newest_unrecorded_ones_are_kept(assistant, monkeypatch):
     import device.assistant
 

@@ -16,7 +16,15 @@ from device.config import SAMPLE_PHOTOS
 from table.errors import InputError
 from table.hand import validate_hand
 from table.presets import get_preset
-from vision.cli import hand_from_view, view_doubts, view_faults, with_hidden_red_fives, with_table_checks
+from table.tiles import parse_tile
+from vision.cli import (
+    hand_from_view,
+    view_doubts,
+    view_faults,
+    with_hidden_red_fives,
+    with_set_red_fives,
+    with_table_checks,
+)
 from vision.photo import load_photo, picture_notes
 from vision.view import Pond, SeenHand, SeenMeld, SeenTile, TableView
 
@@ -204,6 +212,20 @@ def test_an_overlay_name_opencv_cannot_write_is_refused(monkeypatch: pytest.Monk
     monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (view, np.zeros((480, 640, 3), np.uint8)))
     assert main(["read", "x.jpg", "--overlay", str(tmp_path / "seen.txt")]) == 2
     assert "cannot write the overlay" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["read", "score-photo"])
+def test_an_overlay_named_as_the_photo_is_refused_and_the_photo_kept(
+        command: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.cli
+
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes((SAMPLE_PHOTOS / "01-added-kan.jpg").read_bytes())
+    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the overlay was checked"))
+    monkeypatch.chdir(tmp_path)
+    assert main([command, str(photo), "--overlay", "./table.jpg"]) == 2
+    assert "the overlay ./table.jpg is the photo itself" in capsys.readouterr().err
+    assert photo.read_bytes() == (SAMPLE_PHOTOS / "01-added-kan.jpg").read_bytes()
 
 
 def test_a_fifth_copy_outside_the_hand_is_a_check_not_a_refusal() -> None:
@@ -424,6 +446,26 @@ def test_a_closed_kan_of_fives_holds_the_red_five_its_backs_hide(preset: str, sh
     assert out.hand.melds[0].tiles == want
     assert bool(out.warnings) == (want != shown)
     validate_hand(hand_from_view(out), (), (), rules)  # a hand the scoring engine takes
+
+
+@pytest.mark.parametrize(("preset", "fives", "kan", "note"), [
+    ("ema", ("5m", "5p", "5m"), ("5s", "5s", "5s", "5s"), "play without red fives: the red 5p scored as a plain 5p"),
+    ("tenhou", ("0m", "0p", "5m"), ("0s", "5s", "5s", "5s"), "count 1 red 5m; 1 more scored as plain 5m"),
+])
+def test_red_fives_the_rules_do_not_count_are_scored_as_plain_fives(preset, fives, kan, note) -> None:
+    """The table's set shows red fives its rules lack (EMA has none; Tenhou one a suit): the photo cannot be typed
+    otherwise, so they are scored as plain fives, saying so, where validate_hand refused the hand before. The hand's
+    are kept red first, an indicator's last (it is worth nothing)."""
+    concealed = ("3m", "4m", "0m", "4p", "6p", "7s", "8s", "9s", "2z", "2z")
+    kan_read = ("0s", "5s", "0s", "5s")
+    view = TableView(640, 480, _tiles([*concealed, "0p", *kan_read, "0m"]),
+                     SeenHand(concealed, "0p", (SeenMeld("closed-kan", kan_read, None),)), dora_indicators=("0m",))
+    rules = get_preset(preset).hand
+    out = with_set_red_fives(view, rules)
+    assert (out.hand.concealed[2], out.hand.win, out.dora_indicators[0]) == fives
+    assert out.hand.melds[0].tiles == kan
+    assert any(note in w for w in out.warnings)
+    validate_hand(hand_from_view(out), tuple(map(parse_tile, out.dora_indicators)), (), rules)
 
 
 RIICHI_SEEN = ("the winner's pond shows a riichi discard (lying sideways), but --riichi was not given: counted "

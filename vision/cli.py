@@ -184,6 +184,23 @@ def with_riichi_seen(view: TableView, args: argparse.Namespace) -> TableView:
     return replace(view, warnings=(*view.warnings, note))
 
 
+def with_set_red_fives(view: TableView, rules) -> TableView:
+    """The view's hand and dora indicators with red fives as these rules count them: those the rules' set does not
+    hold made plain (`table.hand.plain_red_fives`), those a closed kan of fives hides face down named
+    (`with_hidden_red_fives`), saying so."""
+    from table.hand import plain_red_fives
+
+    h = view.hand
+    groups, notes = plain_red_fives([h.concealed, (h.win,) if h.win else (), *(m.tiles for m in h.melds),
+                                     view.dora_indicators], rules)  # an indicator's red five is worth nothing
+    if notes:
+        concealed, win, *melds, dora = groups
+        hand = replace(h, concealed=concealed, win=win[0] if win else None,
+                       melds=tuple(replace(m, tiles=t) for m, t in zip(h.melds, melds, strict=True)))
+        view = replace(view, hand=hand, dora_indicators=dora, warnings=(*view.warnings, *notes))
+    return with_hidden_red_fives(view, rules)
+
+
 def with_hidden_red_fives(view: TableView, rules) -> TableView:
     """The view with the red fives a closed kan of fives hides face down named (`table.hand.name_hidden_red_fives`),
     saying so: a photo shows the kan's two middle tiles only."""
@@ -224,15 +241,18 @@ def describe(view: TableView) -> str:
     return "\n".join(lines)
 
 
-def _check_overlay(path: str | None) -> None:
+def _check_overlay(path: str | None, photo: str) -> None:
     """Where the overlay goes, before the photo is read: a name OpenCV cannot write, or a folder that is not there,
-    would otherwise throw the reading away."""
+    would otherwise throw the reading away, and the photo's own name would draw over the player's only copy."""
     import os
 
     import cv2
 
     if not path:
         return
+    if os.path.exists(path) and os.path.exists(photo) and os.path.samefile(path, photo):
+        raise InputError(f"the overlay {path} is the photo itself: drawing on it would replace the photo; "
+                         "give the overlay another name")
     folder = os.path.dirname(path) or "."
     if not cv2.haveImageWriter(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise InputError(f"cannot write the overlay to {path} (use a .jpg or .png name in a writable folder)")
@@ -254,7 +274,7 @@ def _write_overlay(path: str | None, img, view: TableView) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    _check_overlay(args.overlay)
+    _check_overlay(args.overlay, args.photo)
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
     checks = tuple(f"{c}: one of them is misread" for c in count_checks(view))
@@ -323,7 +343,7 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
     from vision.rereading import second_readings
 
     view = with_win_given(view, args.win)
-    view = with_hidden_red_fives(with_riichi_seen(with_dora_given(with_table_checks(view), args.dora), args), rules)
+    view = with_set_red_fives(with_riichi_seen(with_dora_given(with_table_checks(view), args.dora), args), rules)
     scored, error = None, None
     try:
         scored = _score(view, args, rules)
@@ -335,7 +355,7 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
     if scored is None or not winning_shape(view.hand):
         for guess in second_readings(view):
             if winning_shape(guess.hand):
-                guess = with_hidden_red_fives(guess, rules)  # a closed kan read again may hide a red five
+                guess = with_set_red_fives(guess, rules)  # a closed kan read again may hide a red five
                 with contextlib.suppress(InputError):
                     return (guess, *_score(guess, args, rules))
     if scored is None:
@@ -379,7 +399,7 @@ def _check_flags(args: argparse.Namespace) -> None:
                                         riichi_sticks=args.sticks))
     if faults:
         raise InputError("; ".join(faults))
-    _check_overlay(args.overlay)
+    _check_overlay(args.overlay, args.photo)
 
 
 def run_score_photo(args: argparse.Namespace) -> int:
