@@ -12,6 +12,7 @@ from table.errors import InputError
 # Modules that add commands, each with `register(commands, bench)`: `commands` is the top-level subparsers
 # object, `bench` the subparsers of `jantaku bench`. Each imports its heavy parts only when its command runs.
 COMMAND_MODULES = ("table.score_cli", "table.game_cli", "vision.cli", "device.commands")
+MAX_MESSAGE = 2000  # characters of an error message printed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,7 +32,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except InputError as exc:
-        print(f"jantaku: {exc}", file=sys.stderr)
+        message = str(exc)
+        if len(message) > MAX_MESSAGE:  # a message quoting a pasted 100,000-tile hand back whole helps no one
+            message = f"{message[:MAX_MESSAGE]}... ({len(message) - MAX_MESSAGE:,} characters more)"
+        print(f"jantaku: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -21,7 +21,7 @@ def hand_fields(obj: dict) -> tuple[str, str, list]:
     hand_text, win = obj.get("hand"), obj.get("win")
     if not isinstance(hand_text, str) or not isinstance(win, str):
         raise InputError("fields \"hand\" (concealed tiles) and \"win\" (winning tile) are required strings")
-    melds = obj.get("melds") or []
+    melds = [] if obj.get("melds") is None else obj["melds"]
     if not isinstance(melds, list):
         raise InputError("field \"melds\" must be a list")
     return hand_text, win, melds

@@ -128,6 +128,14 @@ def test_jsonl_exit_codes():
     assert score_stream(iter([no_yaku, "[]\n"]), io.StringIO()) == 2
 
 
+@pytest.mark.parametrize("melds", [{}, "", 0, False])
+def test_jsonl_melds_of_another_type_are_bad_input_even_when_empty(melds):
+    out = io.StringIO()
+    line = json.dumps({"hand": "123m456p789s1122z", "win": "2z", "melds": melds})
+    assert score_stream(iter([line]), out) == 2
+    assert json.loads(out.getvalue())["error"] == 'field "melds" must be a list'
+
+
 def test_jsonl_matches_json_for_the_same_hand(capsys):
     code, r = score_json(capsys, "112233m56m789m99m", "--win", "4m", "--riichi", "--tsumo", "--dora", "9m",
                          "--seat", "S", "--rules", "wrc")
@@ -197,3 +205,9 @@ def test_a_riichi_with_no_stick_on_the_table_is_noted(capsys):
     given = json.loads(run_cli(capsys, "score", *hand, "--sticks", "1")[1])
     assert any("own stick" in n for n in forgot["notes"]) and forgot["total"] == 2900
     assert given["notes"] == [] and given["total"] == 3900
+
+
+def test_a_pasted_mountain_of_tiles_is_refused_without_echoing_it_whole(capsys):
+    code, _, err = run_cli(capsys, "score", "1" * 100_000 + "m", "--win", "9s")
+    assert code == 2 and err.startswith("jantaku: ") and len(err) < 2100
+    assert err.rstrip().endswith("characters more)")

@@ -149,6 +149,8 @@ def test_picture_notes_name_a_missing_colour_and_a_flat_grey_bottom() -> None:
     black_border = photo.copy()
     black_border[190:] = 0  # a dark band is the table's edge, no cut file
     assert picture_notes(black_border) == []
+    assert picture_notes(np.full((200, 300, 3), 128, np.uint8)) == [
+        "the whole photo is one flat grey: there is nothing in it to read"]  # not "cut short", not "no colour"
 
 
 def test_a_sepia_photo_is_read_with_a_note_that_red_fives_cannot_show() -> None:
@@ -170,6 +172,16 @@ def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "no such file" in capsys.readouterr().err
     assert main(["read", "/dev/zero"]) == 2  # read whole, it would never end
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_a_corrupt_jpeg_says_so_once_without_the_decoders_own_line(tmp_path: Path,
+                                                                    capfd: pytest.CaptureFixture[str]) -> None:
+    data = (SAMPLE_PHOTOS / "01-added-kan.jpg").read_bytes()
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(data[:200] + bytes(range(256)) * 4 + data[1224:])  # libjpeg: "Corrupt JPEG data: ..."
+    assert main(["read", str(corrupt)]) == 2
+    err = capfd.readouterr().err
+    assert err == f"jantaku: {corrupt} is not an image that can be read (JPEG, HEIC, PNG, WebP, AVIF, TIFF, BMP)\n"
 
 
 def _tiles(names: list[str]) -> tuple[SeenTile, ...]:

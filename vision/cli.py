@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -81,8 +82,25 @@ def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]
     from vision.photo import load_photo
     from vision.recognizer import Recognizer, read_view
 
-    img = load_photo(path)
+    with _decoder_quiet():
+        img = load_photo(path)
     return read_view(Recognizer(models), img), img
+
+
+@contextlib.contextmanager
+def _decoder_quiet():
+    """The process's stderr shut while a photo is decoded: libjpeg prints its warnings ("Corrupt JPEG data: ...")
+    to it directly, past Python and OpenCV's log level, before our own message says the same plainly. Only for the
+    command line: the table device's log keeps them."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def view_faults(view: TableView) -> list[str]:
@@ -166,7 +184,7 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
         note = f"dora indicators as given: {to_mpsz(tiles, sort=False) or 'none'} (read from the photo: {read})"
         return replace(view, dora_indicators=tuple(map(str, tiles)), dora_indices=(),
                        warnings=(*view.warnings, note))
-    if not view.dora_indicators:
+    if not view.dora_indicators and view.tiles:  # with no tile at all, that is what the player is told
         note = "no dora indicator read from the photo: counted as none; give them with --dora if there are any"
         return replace(view, warnings=(*view.warnings, note))
     return view

@@ -125,6 +125,13 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
     short in copying decodes to rows of flat grey), or the faces' detail (the boxes of the face-up tiles read:
     over-exposed, more than half the middle of a third of them clipped white, which no white balance brings back;
     measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
+    flat = 0
+    for row in img[::-1]:
+        if row.min() != row.max() or not GREY[0] <= row[0, 0] <= GREY[1]:
+            break
+        flat += 1
+    if flat == len(img):
+        return ["the whole photo is one flat grey: there is nothing in it to read"]
     notes = []
     burnt = sum(_burnt(img, box) for box in faces)
     if faces and burnt >= OVER_EXPOSED * len(faces):
@@ -138,11 +145,6 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
     elif _one_tint(img):
         notes.append("the photo's colours are one tint (a sepia or toned black-and-white filter): red fives read as "
                      "plain fives; check them")
-    flat = 0
-    for row in img[::-1]:
-        if row.min() != row.max() or not GREY[0] <= row[0, 0] <= GREY[1]:
-            break
-        flat += 1
     if flat >= 0.02 * len(img):
         notes.append(f"the bottom {flat / len(img):.0%} of the photo is flat grey (a file cut short?): tiles there "
                      "were not seen")
