@@ -22,6 +22,8 @@ from typing import Any, ClassVar
 
 from table.errors import InputError
 
+MAX_POINTS = 1_000_000  # no hand pays, no adjustment moves, more: six dealer yakuman by ron are 288,000
+
 
 def _seat(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
@@ -38,11 +40,13 @@ def _seats(value: Any, what: str) -> tuple[int, ...]:
     return tuple(sorted(seats))
 
 
-def _int(value: Any, what: str, *, minimum: int | None = 0) -> int:
+def _int(value: Any, what: str, *, minimum: int | None = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"{what} must be a whole number, not {value!r}")
     if minimum is not None and value < minimum:
         raise InputError(f"{what} must be {minimum} or more, not {value}")
+    if maximum is not None and value > maximum:
+        raise InputError(f"{what} must be at most {maximum:,}, not {value:,}")
     return value
 
 
@@ -85,7 +89,7 @@ class HandValue:
             raise InputError(f"payment has unknown fields: {', '.join(sorted(unknown))}")
 
         def opt(key: str) -> int | None:
-            return None if data.get(key) is None else _int(data[key], f"payment {key}", minimum=0)
+            return None if data.get(key) is None else _int(data[key], f"payment {key}", maximum=MAX_POINTS)
 
         value = cls(opt("ron"), opt("tsumo_dealer"), opt("tsumo_other"), str(data.get("limit") or ""))
         if value.ron is None and value.tsumo_other is None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from table.errors import InputError
 from table.events import (
+    MAX_POINTS,
     AbortiveDraw,
     Adjustment,
     Chombo,
@@ -442,6 +443,9 @@ def _adjustment(state: GameState, event: Adjustment) -> GameState:
         raise InputError(f"adjustment amounts must sum to zero, they sum to {sum(event.amounts)}")
     if not any(event.amounts):
         raise InputError("adjustment moves no points")
+    if max(map(abs, event.amounts)) > MAX_POINTS:
+        raise InputError(f"an adjustment moves at most {MAX_POINTS:,} points a seat, not "
+                         f"{max(map(abs, event.amounts)):,}")
     if not event.reason.strip():
         raise InputError("an adjustment needs a reason")
     points = tuple(p + a for p, a in zip(state.points, event.amounts, strict=True))
@@ -566,6 +570,7 @@ def _tsumo(state: GameState, event: Tsumo) -> GameState:
     if rules.system != "riichi":
         return _system_tsumo(state, event)
     _check_riichi_win(state, win)
+    _check_not_four_riichi(state, "a tsumo")
     value = _price(state, win, tsumo=True)
     dealer = state.dealer
     deltas = [0, 0, 0, 0]
@@ -711,6 +716,7 @@ def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
                              "record the draw without tenpai seats")
         result = _result(state, "draw", [0, 0, 0, 0])
         return _next_hand(state, [0, 0, 0, 0], result, keep_deal=False, honba=0, pot=state.pot, ending="draw")
+    _check_not_four_riichi(state, "an exhaustive draw")
     if tenpai & dead:
         raise InputError(f"a dead hand is never tenpai: {', '.join(state.players[s] for s in sorted(tenpai & dead))}")
     for seat in range(4):
@@ -745,6 +751,15 @@ def _draw(state: GameState, event: ExhaustiveDraw) -> GameState:
                      dead=tuple(sorted(dead)))
     keep = state.dealer in tenpai and rules.renchan_on_dealer_tenpai
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1, pot=pot, ending="draw")
+
+
+def _check_not_four_riichi(state: GameState, what: str) -> None:
+    """Where the rules have the four-riichi abortive draw, the fourth riichi ends the hand once its declaration tile
+    passes: no one draws again, so the hand can end only in a ron on that tile or in the abortive draw."""
+    if all(state.riichi) and "four-riichi" in state.rules.abortive_draws:
+        raise InputError(f"all four players declared riichi: under the {state.rules.name} rules that ends the hand "
+                         f"in an abortive draw (four-riichi), unless the last declaration tile was won on by ron, "
+                         f"so it cannot end in {what}")
 
 
 def _mangan_shares(seat: int, dealer: int) -> list[int]:

@@ -35,6 +35,29 @@ class _WinnerAction(argparse.Action):
         namespace.winners = winners
 
 
+def _once(parser, namespace, option_string: str, dest: str) -> None:
+    """A value given twice is refused: argparse keeps the later one, and a keeper who typed `--han 2 --han 3` or
+    `--from Ann --from Dee` would see one of them dropped without a word."""
+    given = namespace.__dict__.setdefault("_given_options", set())
+    if dest in given:
+        parser.error(f"{option_string} is given twice: give it once")
+    given.add(dest)
+
+
+class _Once(argparse.Action):
+    def __call__(self, parser, namespace, values, option_string=None):
+        _once(parser, namespace, option_string, self.dest)
+        setattr(namespace, self.dest, values)
+
+
+class _SeatList(argparse.Action):
+    """Seats, comma-separated; the option given again adds to them (`--tenpai Ann --tenpai Bob,Cid` is all three)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        current = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, f"{current},{values}" if current else values)
+
+
 class _WinOption(argparse.Action):
     """A hand option (`--han`, `--hand`, `--dora`, `--ippatsu` ...) for the latest `--winner`, or for all."""
 
@@ -52,6 +75,9 @@ class _WinOption(argparse.Action):
         value = self.const if self.nargs == 0 else values
         if self.repeat:
             target[self.dest] = [*target.get(self.dest, []), value]
+        elif self.dest in target and self.nargs != 0:
+            parser.error(f"{option_string} is given twice for the same {'winner' if winners else 'hand'}: "
+                         "give it once")
         else:
             target[self.dest] = value
 
@@ -106,8 +132,9 @@ def register(commands, bench) -> None:
     sub = game.add_subparsers(dest="game_command", required=True, metavar="ACTION")
 
     p = sub.add_parser("new", parents=[common], help="start a game")
-    p.add_argument("--players", required=True, help="four names in seat order, first dealer first: A,B,C,D")
-    p.add_argument("--rules", default="tenhou", help="rule preset (default tenhou)")
+    p.add_argument("--players", action=_Once, required=True,
+                   help="four names in seat order, first dealer first: A,B,C,D")
+    p.add_argument("--rules", action=_Once, default="tenhou", help="rule preset (default tenhou)")
     p.set_defaults(func=_cmd_new)
 
     p = sub.add_parser("riichi", parents=[common], help="a seat declares riichi (1000 on the table)")
@@ -117,9 +144,9 @@ def register(commands, bench) -> None:
     p = sub.add_parser("ron", parents=[common], help="win(s) on a discard",
                        description="One --winner per winner, each followed by its hand options. "
                                    "Options before the first --winner apply to every winner.")
-    p.add_argument("--from", dest="discarder", required=True, metavar="SEAT", help="who discarded")
+    p.add_argument("--from", dest="discarder", action=_Once, required=True, metavar="SEAT", help="who discarded")
     p.add_argument("--winner", action=_WinnerAction, required=True, metavar="SEAT")
-    p.add_argument("--first-from", dest="first_discarder", metavar="SEAT",
+    p.add_argument("--first-from", dest="first_discarder", action=_Once, metavar="SEAT",
                    help="Zung Jung same-round immunity: who first discarded the winning tile since the winner's "
                         "last discard (they pay instead of the discarder; if that was the winner, all pay the same; "
                         "moot under the uniform payoff, where all always pay the same)")
@@ -135,10 +162,12 @@ def register(commands, bench) -> None:
     p.set_defaults(func=_cmd_tsumo, winners=None, win_defaults=None)
 
     p = sub.add_parser("draw", parents=[common], help="exhaustive draw (wall ran out)")
-    p.add_argument("--tenpai", help="tenpai seats, comma-separated (none: noten all round; needed in riichi games)")
-    p.add_argument("--nagashi", default="", help="nagashi mangan seats, comma-separated")
-    p.add_argument("--dead", default="", help="seats whose hand was declared dead (noten; a riichi among them "
-                                              "pays the noten penalty, no chombo)")
+    p.add_argument("--tenpai", action=_SeatList,
+                   help="tenpai seats, comma-separated (none: noten all round; needed in riichi games; repeatable)")
+    p.add_argument("--nagashi", action=_SeatList, default="", help="nagashi mangan seats, comma-separated")
+    p.add_argument("--dead", action=_SeatList, default="",
+                   help="seats whose hand was declared dead (noten; a riichi among them pays the noten penalty, "
+                        "no chombo)")
     p.set_defaults(func=_cmd_draw)
 
     p = sub.add_parser("abort", parents=[common], help="abortive draw")
@@ -156,11 +185,11 @@ def register(commands, bench) -> None:
 
     p = sub.add_parser("adjust", parents=[common], help="move points by hand: SEAT=AMOUNT ... summing to zero")
     p.add_argument("amounts", nargs="+", metavar="SEAT=AMOUNT")
-    p.add_argument("--reason", required=True)
+    p.add_argument("--reason", action=_Once, required=True)
     p.set_defaults(func=_cmd_adjust)
 
     p = sub.add_parser("end", parents=[common], help="end the game now (time called)")
-    p.add_argument("--reason", default="time called")
+    p.add_argument("--reason", action=_Once, default="time called")
     p.set_defaults(func=_cmd_end)
 
     for name, helptext in (("undo", "take back the latest event"), ("redo", "put back what undo took")):

@@ -381,3 +381,22 @@ def test_show_names_a_penalty_still_to_come(jantaku):
     assert lines[3].endswith("30000 penalty -10000 at the end") and "penalty" not in lines[2]
     ok(jantaku, "game", "end", "--reason", "time called")
     assert "at the end" not in ok(jantaku, "game", "show")
+
+
+def test_an_option_given_twice_adds_seats_or_is_refused_never_dropped(jantaku, capsys):
+    """`--tenpai Ann --tenpai Bob,Cid` kept only Bob and Cid, passing the tenpai dealer's deal unsaid; `--han 2
+    --han 3` scored 3 han. Seat lists now add up; an option of one value given twice is refused."""
+    import pytest
+
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    out = json.loads(ok(jantaku, "game", "draw", "--tenpai", "Ann", "--tenpai", "Bob,Cid", "--json"))
+    assert out["last_hand"]["tenpai"] == [0, 1, 2] and out["dealer"] == 0
+    for args in (("ron", "--from", "Ann", "--from", "Dee", "--winner", "Bob", "--han", "2", "--fu", "30"),
+                 ("tsumo", "Bob", "--han", "2", "--han", "3", "--fu", "30"),
+                 ("ron", "--from", "Ann", "--winner", "Bob", "--han", "2", "--fu", "30", "--winner", "Cid",
+                  "--fu", "40", "--fu", "30", "--han", "1")):
+        with pytest.raises(SystemExit) as stop:
+            jantaku("game", *args)
+        assert stop.value.code == 2
+        assert "is given twice" in capsys.readouterr().err, args
+    assert json.loads(ok(jantaku, "game", "show", "--json"))["hands_played"] == 1  # nothing recorded

@@ -325,6 +325,16 @@ def test_abortive_draw_keeps_the_deal_and_adds_a_counter():
     assert four.riichi_sticks == 4 and four.honba == 1
 
 
+def test_after_four_riichi_the_hand_ends_in_the_abortive_draw_or_a_ron_on_the_last_declaration():
+    four = [RiichiDeclared(s) for s in range(4)]
+    for end in (ExhaustiveDraw(tenpai=(ANN, BOB, CID, DEE)), Tsumo(Win(BOB, han=1, fu=30))):
+        with pytest.raises(InputError, match="all four players declared riichi: under the .* abortive draw"):
+            game("tenhou", *four, end)
+    assert game("tenhou", *four, ron(DEE, Win(BOB, han=1, fu=30))).last_hand.kind == "ron"
+    wrc = game("wrc", *four, ExhaustiveDraw(tenpai=(ANN, BOB, CID, DEE)))  # no four-riichi abortive draw there
+    assert wrc.last_hand.kind == "draw"
+
+
 def test_chombo_at_the_table_is_a_reverse_mangan_and_returns_riichi_sticks():
     state = game("club", RiichiDeclared(BOB), Chombo(CID))
     assert state.points == (29000, 27000, 17000, 27000)
