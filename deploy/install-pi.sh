@@ -15,8 +15,6 @@
 #   6. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
 #      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-src="$(pwd)"
 hostname_new="jantaku"
 port=""
 tile_art=""
@@ -25,10 +23,16 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --hostname) hostname_new="$2"; shift 2 ;;
         --port) port="$2"; shift 2 ;;
-        --tile-art) tile_art="$2"; shift 2 ;;
+        --tile-art) tile_art="$(realpath -m "$2")"; shift 2 ;;  # before the cd below: relative to where it was typed
         *) echo "$usage" >&2; exit 2 ;;
     esac
 done
+cd "$(dirname "$0")/.."
+src="$(pwd)"
+if [ -n "$port" ] && ! { [[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ]; }; then
+    echo "--port $port: a port is a number from 1 to 65535" >&2
+    exit 2
+fi
 if [ -n "$tile_art" ]; then
     [ -f "$tile_art/Export/Regular/Front.png" ] && tile_art="$tile_art/Export/Regular"
     if [ ! -f "$tile_art/Front.png" ] || [ ! -f "$tile_art/Man1.png" ]; then
@@ -61,7 +65,13 @@ echo "== venv and package"
 /opt/jantaku/venv/bin/pip install -q --disable-pip-version-check --upgrade pip
 # numpy below 2: the venv sees apt's picamera2, whose simplejpeg is built against numpy 1 and fails to import
 # under numpy 2 (picamera2 issues 1088, 1211); a numpy 2 from PyPI in the venv would hide apt's numpy 1.24
-/opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$src" "numpy<2"
+# from a copy: pip builds in the folder it installs, and a root-owned build/ and *.egg-info left in the clone would
+# stop `deploy/dev.sh` for its owner and carry deleted files into the next upgrade
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+tar -C "$src" --exclude=./.git --exclude='./.venv*' --exclude=./data --exclude=./build --exclude='./*.egg-info' \
+    -cf - . | tar -C "$stage" -xf -
+/opt/jantaku/venv/bin/pip install -q --disable-pip-version-check "$stage" "numpy<2"
 
 echo "== tile recognizer model"
 if [ -f "$src/models/recognizer.json" ]; then
@@ -86,22 +96,46 @@ if [ ! -f /etc/jantaku/jantaku.toml ]; then
     sed -i "s/^pin = \"2468\".*/pin = \"$pin\"            # the scorekeeper PIN/" /etc/jantaku/jantaku.toml
     echo "   scorekeeper PIN: $pin (change it in /etc/jantaku/jantaku.toml)"
 fi
-if [ -n "$port" ]; then
-    sed -i "s/^port = .*/port = $port/" /etc/jantaku/jantaku.toml
+if [ -n "$port" ]; then  # the top-level `port` set, written however it is, or added before the first table
+    python3 - "$port" /etc/jantaku/jantaku.toml <<'PY'
+import re, sys, tomllib
+port, path = sys.argv[1], sys.argv[2]
+text = open(path, encoding="utf-8").read()
+line = f"port = {int(port)}"
+new, found = re.subn(r"(?m)^port\s*=.*$", line, text, count=1)
+if not found:
+    table = re.search(r"(?m)^\[", text)
+    new = f"{text[:table.start()]}{line}\n\n{text[table.start():]}" if table else f"{text.rstrip()}\n{line}\n"
+tomllib.loads(new)  # still a config the server reads
+open(path, "w", encoding="utf-8").write(new)
+PY
 fi
-port_now="$(sed -n 's/^port = \([0-9]*\).*/\1/p' /etc/jantaku/jantaku.toml)"
+port_now="$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb")).get("port", 8080))' \
+    /etc/jantaku/jantaku.toml)"
 
 echo "== systemd and mDNS"
 install -m 644 deploy/jantaku.service /etc/systemd/system/jantaku.service
-sed "s/<port>8080<\/port>/<port>${port_now:-8080}<\/port>/" deploy/jantaku.avahi.service > /etc/avahi/services/jantaku.service
+sed "s/<port>8080<\/port>/<port>${port_now}<\/port>/" deploy/jantaku.avahi.service > /etc/avahi/services/jantaku.service
+renamed=""
 if [ "$(hostname)" != "$hostname_new" ]; then
     hostnamectl set-hostname "$hostname_new"
     sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$hostname_new/" /etc/hosts
+    renamed=1
 fi
 systemctl daemon-reload
 systemctl enable --now avahi-daemon
+[ -z "$renamed" ] || systemctl restart avahi-daemon  # it reads the hostname at start only
 systemctl enable jantaku
+started="$(date '+%Y-%m-%d %H:%M:%S')"
 systemctl restart jantaku
-sleep 3
-systemctl --no-pager --lines=5 status jantaku || true
-echo "== done: open http://$hostname_new.local:${port_now:-8080}/ (scorekeeper: /keeper)"
+echo "== waiting for jantaku to start (loading the recognizer takes a while on a Pi)"
+for _ in $(seq 120); do
+    journalctl -u jantaku --since "$started" --no-pager -q | grep -q "serving on port" && break
+    sleep 1
+done
+if ! journalctl -u jantaku --since "$started" --no-pager -q | grep -q "serving on port"; then
+    echo "jantaku did not start; its log:" >&2
+    journalctl -u jantaku --since "$started" --no-pager -n 30 >&2 || true
+    exit 1
+fi
+echo "== done: open http://$hostname_new.local:${port_now}/ (scorekeeper: /keeper)"

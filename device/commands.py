@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import IO
 
+CONFIG_ERROR = 78  # EX_CONFIG: the unit does not restart on it (a busy port or a locked folder, exit 2, may clear)
+
 
 def register(commands, bench) -> None:
     p = commands.add_parser(
@@ -95,7 +97,11 @@ def serve(args: argparse.Namespace) -> int:
         overrides["panel_enabled"] = False
     if args.no_recognizer:
         overrides["recognizer"] = False
-    config = load_config(args.config, **overrides)
+    try:
+        config = load_config(args.config, **overrides)
+    except InputError as exc:
+        print(f"jantaku: {exc}", file=sys.stderr)
+        return CONFIG_ERROR
     setup_logging(config.log_level)
     log = logging.getLogger("jantaku.serve")
     lock = lock_data_folder(config.data_path)

@@ -186,3 +186,13 @@ def test_a_busy_port_is_refused_before_anything_is_loaded_or_written(tmp_path, m
         assert main(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-panel", "--data", "data"]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
     assert not (tmp_path / "data" / "games.sqlite3").exists()  # no store opened, no game auto-started
+
+
+def test_a_bad_config_file_is_exit_78_which_the_service_does_not_restart_on(tmp_path, monkeypatch, capsys):
+    from device.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "table.toml").write_text('pin = "12"\n')
+    assert main(["serve", "--config", "table.toml", "--no-panel", "--no-recognizer"]) == 78
+    assert "pin" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()  # stopped before anything was made

@@ -19,7 +19,7 @@ def test_systemd_unit_restarts_and_runs_serve_with_the_config():
     unit.read(DEPLOY / "jantaku.service")
     service = unit["Service"]
     assert service["Restart"] == "always"
-    assert service["RestartPreventExitStatus"] == "2"  # a config error is exit 2: no restart loop
+    assert service["RestartPreventExitStatus"] == "78"  # a config error is exit 78: no restart loop
     assert service["Environment"] == "JANTAKU_MODELS=/usr/share/jantaku/models"  # where install-pi.sh puts them
     assert service["ExecStart"] == "/opt/jantaku/venv/bin/jantaku serve --config /etc/jantaku/jantaku.toml"
     assert service["User"] == "jantaku"
@@ -40,8 +40,11 @@ def test_install_script_parses_and_refuses_non_root_or_bad_options():
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
     text = script.read_text()
     for needed in ("python3-picamera2", "python3-lgpio", "--system-site-packages", "avahi-daemon",
-                   "systemctl enable jantaku", "/etc/avahi/services/jantaku.service",
+                   "systemctl enable jantaku", "/etc/avahi/services/jantaku.service", 'pip install -q '
+                   '--disable-pip-version-check "$stage"', "systemctl restart avahi-daemon", "serving on port",
                    '"$src"/models/*.onnx', "/usr/share/jantaku/models/"):
         assert needed in text, needed
     bad = subprocess.run(["bash", str(script), "--colour", "red"], capture_output=True, text=True)
     assert bad.returncode == 2 and "usage" in bad.stderr
+    bad = subprocess.run(["bash", str(script), "--port", "80a"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "a port is a number from 1 to 65535" in bad.stderr
