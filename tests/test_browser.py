@@ -372,6 +372,26 @@ def test_a_dead_riichi_hand_at_a_draw_from_the_keeper_page(server, browser):
     page.close()
 
 
+def test_a_double_tap_records_once_and_long_names_keep_the_result_in_view(server, browser):
+    """A double tap on "Exhaustive draw" recorded two draws (East 1 -> East 3); the final standings beside the table
+    on a 1280 x 720 TV hid the result column behind long names, which no one can scroll there."""
+    from playwright.sync_api import expect
+
+    names = ["Wolfeschlegelsteinhausen", "W" * 24, "Zoë Ångström-Öberg", "李"]
+    page = keeper_with_a_new_game(browser, server.url, names, viewport={"width": 390, "height": 844})
+    page.dblclick("#draw")
+    expect(page.locator("#status")).to_have_text("draw recorded")
+    expect(page.locator("#game-title")).to_contain_text("East 2 · 1 honba")
+    page.evaluate("() => J.api('POST', '/api/end', {reason: 'time called'})")
+    for width, height in ((1280, 720), (390, 844)):
+        board = browser.new_page(viewport={"width": width, "height": height})
+        board.goto(server.url + "/")
+        expect(board.locator("#standings td[data-part='net']").first).to_be_visible()
+        assert board.eval_on_selector("#standings .standings-box", "b => b.scrollWidth <= b.clientWidth"), width
+        board.close()
+    page.close()
+
+
 def test_a_chombo_settled_at_the_end_shows_on_the_scoreboard_until_then(server, browser):
     """NARO-1 deducts a chombo's 10,000 from the final result (§3.1.4): the points do not move, so the scoreboard
     says what is still to come, and the standings take it in once the game is over."""

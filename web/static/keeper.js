@@ -9,7 +9,14 @@
   const seatOf = (id) => Number($(id).value);
   const kind = (name) => document.querySelector(`input[name="${name}"]:checked`).value;
 
+  // One request at a time: a double tap on a phone would otherwise record a draw, a chombo or an adjustment twice
+  // (the server cannot tell a second tap from a second event), and a second "Confirm" would report the first's
+  // proposal gone. A tap while one is on its way is dropped.
+  let busy = false;
   async function act(method, path, body, message) {
+    if (busy) return null;
+    busy = true;
+    document.body.classList.add("busy");
     try {
       const data = await J.api(method, path, body);
       if (data.state) draw(data.state);
@@ -18,6 +25,9 @@
     } catch (e) {
       J.say(e.message, false);
       return null;
+    } finally {
+      busy = false;
+      document.body.classList.remove("busy");
     }
   }
 
