@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -234,11 +235,11 @@ class Assistant:
                 "game": game,
                 "device": {
                     "status": self.status,
-                    "message": self.status_message,
-                    "camera": getattr(self.camera, "description", "none"),
-                    "panel": self.panel_description,
-                    "recognizer": self.reader.description,
-                    "game_keeping": self.game_port_error or "ok",
+                    "message": without_paths(self.status_message),
+                    "camera": without_paths(getattr(self.camera, "description", "none")),
+                    "panel": without_paths(self.panel_description),
+                    "recognizer": without_paths(self.reader.description),
+                    "game_keeping": without_paths(self.game_port_error or "ok"),
                 },
             }
             self._cache = (version, data)
@@ -566,7 +567,7 @@ class Assistant:
         self._bump()
 
     def photo_path(self, scan_id: str) -> Path:
-        if not scan_id.replace("-", "").isalnum():
+        if len(scan_id) > 64 or not scan_id.replace("-", "").isascii() or not scan_id.replace("-", "").isalnum():
             raise InputError("bad photo id")
         path = self.data / "scans" / f"{scan_id}.jpg"
         if not path.is_file():
@@ -626,10 +627,8 @@ class Assistant:
 
     def export(self, game_id: Any, kind: str) -> str:
         store = self._require_store()
-        try:
-            gid = int(game_id)
-        except (TypeError, ValueError):
-            gid = 0
+        text = str(game_id)
+        gid = int(text) if text.isascii() and text.isdigit() and len(text) < 20 else 0  # not "２", " 2" or "+2"
         if not 0 < gid < 2**63:  # SQLite's INTEGER range
             raise NotFound(f"there is no game {str(game_id)[:40]!r}")
         return gp.export(store, gid, kind)
@@ -668,6 +667,15 @@ class Assistant:
         else:
             _atomic_write(path, json.dumps(self.proposal.to_json()))
 
+
+
+_PATH = re.compile(r"(?<![\w.~-])(?:/[^\s/:;,()'\"]+)+/([^\s/:;,()'\"]+)")
+
+
+def without_paths(text: str) -> str:
+    """The device's descriptions as anyone in the room sees them: a folder named by its last part only (the full
+    paths of the server's files are the journal's business, not the Wi-Fi's)."""
+    return _PATH.sub(r"\1", text)
 
 
 def _whole(value: Any, what: str) -> int:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import IO
 
+MAX_BODY = 128 * 1024  # waitress refuses a larger body unread (Flask's 64 KB would come after it was spooled to disk)
 CONFIG_ERROR = 78  # EX_CONFIG: the unit does not restart on it (a busy port or a locked folder, exit 2, may clear)
 
 
@@ -108,7 +109,8 @@ def serve(args: argparse.Namespace) -> int:
     late = _LateApp()  # the port is taken before the slow start (recognizer, panel), so a busy one fails at once
     try:
         server = create_server(late, host=config.host, port=config.port, threads=config.threads,
-                               connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku")
+                               connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku",
+                               max_request_body_size=MAX_BODY)
     except (OSError, ValueError) as exc:  # ValueError: waitress finds no such address (a host that is not one)
         raise InputError(f"cannot listen on {config.host}:{config.port}: {getattr(exc, 'strerror', None) or exc}"
                          ) from None
@@ -123,7 +125,8 @@ def serve(args: argparse.Namespace) -> int:
     if config.pin == DEFAULT_PIN:
         log.warning("the scorekeeper PIN is the default %s: set pin in the config file", DEFAULT_PIN)
     log.info("listening on http://%s:%d/ (scorekeeper: /keeper)", config.host, port)
-    print(f"jantaku: serving on port {port}", file=sys.stderr, flush=True)
+    sys.stderr.write(f"jantaku: serving on port {port}\n")  # one write: a log line of another thread cannot split it
+    sys.stderr.flush()
 
     def stop(signum, frame):
         log.info("stopping (signal %d)", signum)

@@ -117,11 +117,13 @@ class Keeper:
 
 
 class Spectator(threading.Thread):
-    """Holds `/api/stream` open and notes when each state version arrives."""
+    """Holds `/api/stream` open and notes when each state version arrives. Each viewer comes from its own loopback
+    address (127.0.1.N), as each phone in the room has its own: the server allows a few streams per address."""
 
-    def __init__(self, port: int, stop: threading.Event) -> None:
+    def __init__(self, port: int, stop: threading.Event, number: int = 0) -> None:
         super().__init__(daemon=True)
         self.port = port
+        self.source = (f"127.0.{1 + number // 250}.{1 + number % 250}", 0)
         self.stop_event = stop
         self.seen: dict[int, float] = {}
         self.connected = threading.Event()
@@ -130,7 +132,7 @@ class Spectator(threading.Thread):
 
     def run(self) -> None:
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=self.source)
             conn.request("GET", "/api/stream", headers={"Accept": "text/event-stream"})
             resp = conn.getresponse()
             self.status = resp.status
@@ -191,7 +193,7 @@ def run_load_test(spectators: int = 30, hands: int = 40, page_loads: int = 200, 
         with server:
             keeper = Keeper(server.port, server.pin)
             stop = threading.Event()
-            viewers = [Spectator(server.port, stop) for _ in range(spectators)]
+            viewers = [Spectator(server.port, stop, n) for n in range(spectators)]
             for v in viewers:
                 v.start()
             for v in viewers:

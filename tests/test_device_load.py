@@ -18,3 +18,18 @@ def test_thirty_spectators_while_hands_are_recorded():
     assert result["page_ms_p95"] < 200, result
     assert result["update_delay_ms_max"] < 1000, result
     assert result["ok"] is True
+
+
+def test_a_huge_body_is_refused_before_it_is_received(tmp_path):
+    """Flask's 64 KB limit came after waitress had spooled the whole body to disk: anyone on the Wi-Fi could fill
+    the Pi's card with a few 1 GB "logins". waitress now answers 413 from the Content-Length alone."""
+    import socket
+
+    from device.loadtest import ServerProcess
+
+    with ServerProcess(tmp_path / "data", extra=["--no-recognizer"]) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+            conn.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 209715200\r\n\r\n" + b"x" * 1024)
+            reply = conn.recv(200)
+    assert reply.startswith(b"HTTP/1.1 413")

@@ -89,6 +89,28 @@ def test_stream_slots_are_capped_and_the_rest_poll(env):
     hub.open = 0
 
 
+def test_one_address_holds_a_few_stream_slots_not_all(env):
+    """One client reopening streams every few seconds could hold every slot; each address gets STREAMS_PER_CLIENT."""
+    from web.live import STREAMS_PER_CLIENT
+
+    app = env[0]
+    hub = app.extensions["jantaku.live"]
+    greedy = app.test_client()
+    greedy.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    held = [greedy.get("/api/stream", buffered=False) for _ in range(STREAMS_PER_CLIENT)]
+    for resp in held:
+        next(iter(resp.response))  # the stream has started and holds its slot
+    assert greedy.get("/api/stream").status_code == 503
+    other = app.test_client().get("/api/stream", buffered=False)
+    assert other.status_code == 200
+    for resp in (*held, other):
+        resp.close()
+    assert hub.open == 0
+    again = greedy.get("/api/stream", buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
 def test_healthz(client):
     data = client.get("/healthz").get_json()
     assert data["ok"] is True and data["device"]["game_keeping"] == "ok"
@@ -191,6 +213,69 @@ def test_pin_attempts_are_rate_limited(client):
     assert resp.status_code == 429
     assert int(resp.headers["Retry-After"]) > 0
     assert "too many wrong PINs" in resp.get_json()["error"]
+
+
+def test_login_next_with_a_tab_or_a_newline_stays_on_the_site(client):
+    """A browser drops a tab from a Location, so "/<tab>/evil.example" would go to //evil.example; a newline broke
+    the redirect's header (a 500 after the PIN was taken)."""
+    for target in ("/\t/evil.example", "/\n/x", "/keeper history"):
+        resp = client.post("/keeper/login", data={"pin": PIN, "next": target})
+        assert resp.status_code == 302 and resp.headers["Location"].endswith("/keeper"), target
+
+
+def test_wrong_pins_from_other_addresses_do_not_lock_out_a_keeper_who_typed_none(env):
+    app = env[0]
+    for n in range(4):  # 5 wrong PINs from each of 4 addresses: the whole room's cap
+        stranger = app.test_client()
+        stranger.environ_base["REMOTE_ADDR"] = f"10.0.0.{n + 2}"
+        for _ in range(5):
+            assert stranger.post("/api/login", json={"pin": "0000"}).status_code == 403
+    latecomer = app.test_client()
+    latecomer.environ_base["REMOTE_ADDR"] = "10.0.0.99"  # failed once, then the cap holds it back
+    assert latecomer.post("/api/login", json={"pin": "0000"}).status_code == 403
+    assert latecomer.post("/api/login", json={"pin": PIN}).status_code == 429
+    keeper = app.test_client()
+    keeper.environ_base["REMOTE_ADDR"] = "10.0.0.1"
+    assert keeper.post("/api/login", json={"pin": PIN}).status_code == 200
+
+
+def test_a_copied_session_cookie_ends_with_the_logout(env):
+    app = env[0]
+    keeper = app.test_client()
+    headers = login(keeper)
+    assert keeper.post("/api/riichi", json={"seat": 2}, headers=headers).status_code == 200
+    cookie = keeper.get_cookie("jantaku_session").value
+    assert "Set-Cookie" not in keeper.get("/api/keeper/state").headers  # 12 hours from the login, not refreshed
+    assert keeper.post("/keeper/logout", headers=headers).status_code == 302
+    copy = app.test_client()
+    copy.set_cookie("jantaku_session", cookie)
+    resp = copy.post("/api/riichi", json={"seat": 3}, headers=headers)
+    assert resp.status_code == 401 and env[1].snapshot()["game"]["seats"][3]["riichi"] is False
+    assert login(copy)  # a new login works
+
+
+def test_keeper_data_is_not_cached_and_public_state_names_no_server_paths(client):
+    headers = login(client)
+    for path in ("/keeper", "/api/keeper/state", "/api/games", "/api/history", "/api/games/1/export.csv"):
+        assert client.get(path, headers=headers).headers["Cache-Control"] == "no-store", path
+    assert "no-store" not in client.get("/static/app.css").headers.get("Cache-Control", "")
+    device = client.get("/api/state").get_json()["device"]
+    assert device["camera"] == "replay of 4 photo(s) from sample_photos"
+    assert "/" not in json.dumps(client.get("/healthz").get_json()["device"])
+
+
+def test_odd_photo_and_game_ids_are_404s_not_500s(client):
+    login(client)
+    assert client.get("/photo/" + "a" * 300 + ".jpg").status_code == 404
+    for game in ("%EF%BC%92", "%D9%A2", "+1", "%201"):  # a full-width or Arabic-Indic digit, a sign, a space
+        resp = client.get(f"/api/games/{game}/export.csv")
+        assert resp.status_code == 404 and "there is no game" in resp.get_json()["error"], game
+    assert client.get("/api/games/1/export.csv").status_code == 200
+
+
+def test_a_wrong_method_says_which_are_allowed(client):
+    resp = client.put("/")
+    assert resp.status_code == 405 and set(resp.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
 
 
 def test_login_body_must_be_json_pin(client):

@@ -19,6 +19,7 @@ from device.camera import CameraError
 from table.errors import InputError, NotFound
 
 log = logging.getLogger("jantaku.web")
+CACHEABLE = ("/static/", "/tiles/", "/photo/", "/favicon.ico")  # the same bytes for anyone: the rest is no-store
 
 
 class _JSON(DefaultJSONProvider):
@@ -73,6 +74,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="jantaku_session",
         PERMANENT_SESSION_LIFETIME=12 * 3600,
+        SESSION_REFRESH_EACH_REQUEST=False,  # 12 hours from the login, not from the latest request
         MAX_CONTENT_LENGTH=64 * 1024,
         JANTAKU=config,
     )
@@ -83,6 +85,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
 
     app.extensions["jantaku.live"] = live.StreamHub(assistant, config.max_streams)
     app.extensions["jantaku.login"] = auth.LoginLimiter(config.login_attempts, config.login_window_seconds)
+    app.extensions["jantaku.sessions"] = auth.EndedSessions(data / "ended_sessions.json", 12 * 3600)
     app.register_blueprint(display.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(keeper.bp)
@@ -106,7 +109,8 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
 
     @app.errorhandler(405)
     def bad_method(exc):
-        return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405
+        allowed = {"Allow": ", ".join(exc.valid_methods)} if getattr(exc, "valid_methods", None) else {}
+        return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405, allowed
 
     @app.errorhandler(500)
     def server_error(exc):
@@ -126,6 +130,8 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
         )
+        if not request.path.startswith(CACHEABLE):  # keeper pages and data hold the CSRF token and the log
+            resp.headers.setdefault("Cache-Control", "no-store")
         if request.method != "GET":
             log.info("%s %s %s", request.method, request.path, resp.status_code)
         return resp

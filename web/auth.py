@@ -7,11 +7,14 @@ address (and in total) and every write needs the session's CSRF token in `X-CSRF
 from __future__ import annotations
 
 import hmac
+import json
+import re
 import secrets
 import threading
 import time
 from collections import deque
 from functools import wraps
+from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 
@@ -19,7 +22,9 @@ bp = Blueprint("auth", __name__)
 
 
 class LoginLimiter:
-    """At most `attempts` failed PINs per client address per `window` seconds, and 4x that from everyone."""
+    """At most `attempts` failed PINs per client address per `window` seconds, and 4x that from everyone. The cap
+    on everyone holds back only addresses that failed already: a stranger typing wrong PINs from a few addresses
+    must not lock the keeper, who has not, out of the evening."""
 
     def __init__(self, attempts: int, window: float) -> None:
         self.attempts = attempts
@@ -42,7 +47,7 @@ class LoginLimiter:
             waits = []
             if len(q) >= self.attempts:
                 waits.append(q[0] + self.window - now)
-            if len(self._all) >= 4 * self.attempts:
+            if q and len(self._all) >= 4 * self.attempts:
                 waits.append(self._all[0] + self.window - now)
             return int(max(waits) + 1) if waits else 0
 
@@ -71,8 +76,37 @@ def _pin_tag() -> str:
     return hmac.new(key, pin, "sha256").hexdigest()[:16]
 
 
+class EndedSessions:
+    """Sessions ended by logging out: the cookie is signed, not stored, so a copy taken before the logout (plain HTTP
+    on a club's Wi-Fi) would go on working until it expires. Kept in the data folder, a restart does not revive
+    them; those older than a session's lifetime are dropped."""
+
+    def __init__(self, path: Path, lifetime: float) -> None:
+        self.path = path
+        self.lifetime = lifetime
+        self._lock = threading.Lock()
+        try:
+            self._ended: dict[str, float] = {str(k): float(v) for k, v in json.loads(path.read_text()).items()}
+        except (OSError, ValueError, AttributeError):
+            self._ended = {}
+
+    def __contains__(self, sid: str) -> bool:
+        return sid in self._ended
+
+    def end(self, sid: str) -> None:
+        now = time.time()
+        with self._lock:
+            self._ended = {s: t for s, t in self._ended.items() if t > now - self.lifetime}
+            self._ended[sid] = now
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self._ended))
+            tmp.replace(self.path)
+
+
 def is_keeper() -> bool:
-    return bool(session.get("keeper")) and hmac.compare_digest(str(session.get("pin_tag", "")), _pin_tag())
+    sid = str(session.get("sid", ""))
+    return bool(session.get("keeper")) and hmac.compare_digest(str(session.get("pin_tag", "")), _pin_tag()) \
+        and bool(sid) and sid not in current_app.extensions["jantaku.sessions"]
 
 
 def _csrf_ok() -> bool:
@@ -115,6 +149,7 @@ def _check_pin(pin: str) -> tuple[str, int, dict[str, str]] | None:
     session.permanent = True
     session["keeper"] = True
     session["pin_tag"] = _pin_tag()
+    session["sid"] = secrets.token_urlsafe(16)
     csrf_token()
     return None
 
@@ -148,12 +183,14 @@ def api_login():
 @bp.post("/keeper/logout")
 @keeper_required
 def logout():
+    current_app.extensions["jantaku.sessions"].end(str(session.get("sid", "")))
     session.clear()
     return redirect(url_for("display.scoreboard"))
 
 
 def _safe_next(target: str | None) -> str:
-    """Only same-site paths: a crafted `next` must not send the keeper elsewhere."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    """Only same-site paths of printable characters: a crafted `next` must not send the keeper elsewhere (a browser
+    drops a tab or a newline, so "/<tab>/evil.example" is "//evil.example"), nor break the redirect's header."""
+    if target and re.fullmatch(r"/[!-~]*", target) and not target.startswith("//") and "\\" not in target:
         return target
     return "/keeper"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, send_file, send_from_directory
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, send_from_directory
 
+from device.assistant import without_paths
 from table.errors import InputError
 
 bp = Blueprint("display", __name__)
@@ -34,12 +35,13 @@ def state():
 @bp.get("/api/stream")
 def stream():
     hub = current_app.extensions["jantaku.live"]
-    if not hub.try_open():
+    client = request.remote_addr or "?"
+    if not hub.try_open(client):
         resp = jsonify(error="too many live viewers: poll /api/state instead")
         resp.status_code = 503
         resp.headers["Retry-After"] = "5"
         return resp
-    resp = Response(hub.stream(), mimetype="text/event-stream")
+    resp = Response(hub.stream(client), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
@@ -59,4 +61,4 @@ def health():
     snap = assistant().snapshot()
     tiles = current_app.extensions["jantaku.tiles"]
     return jsonify(ok=True, version=snap["version"],
-                   device={**snap["device"], "tiles": tiles.mode, "tiles_source": tiles.source})
+                   device={**snap["device"], "tiles": tiles.mode, "tiles_source": without_paths(tiles.source)})

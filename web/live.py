@@ -13,7 +13,8 @@ import threading
 import time
 from collections.abc import Iterator
 
-KEEPALIVE_SECONDS = 15.0
+KEEPALIVE_SECONDS = 5.0  # a viewer gone is noticed at the next write: its slot is free again that soon
+STREAMS_PER_CLIENT = 4  # one phone reloading, a TV and a laptop behind one address; not every slot
 STREAM_SECONDS = 300.0
 
 
@@ -23,18 +24,23 @@ class StreamHub:
         self.max_streams = max_streams
         self.open = 0
         self._lock = threading.Lock()
+        self._by_client: dict[str, int] = {}
         self._encoded: tuple[int, bytes] | None = None
 
-    def try_open(self) -> bool:
+    def try_open(self, client: str) -> bool:
         with self._lock:
-            if self.open >= self.max_streams:
+            if self.open >= self.max_streams or self._by_client.get(client, 0) >= STREAMS_PER_CLIENT:
                 return False
             self.open += 1
+            self._by_client[client] = self._by_client.get(client, 0) + 1
             return True
 
-    def _close(self) -> None:
+    def _close(self, client: str) -> None:
         with self._lock:
             self.open -= 1
+            self._by_client[client] -= 1
+            if not self._by_client[client]:
+                del self._by_client[client]
 
     def message(self) -> tuple[int, bytes]:
         """The current state as one SSE message, encoded once per version for every stream."""
@@ -47,7 +53,8 @@ class StreamHub:
         self._encoded = encoded
         return encoded
 
-    def stream(self, keepalive: float = KEEPALIVE_SECONDS, lifetime: float = STREAM_SECONDS) -> Iterator[bytes]:
+    def stream(self, client: str, keepalive: float = KEEPALIVE_SECONDS, lifetime: float = STREAM_SECONDS
+               ) -> Iterator[bytes]:
         """Yield SSE bytes until `lifetime` passes or the client goes away; the slot is freed either way."""
         try:
             yield b"retry: 1000\n\n"
@@ -65,4 +72,4 @@ class StreamHub:
                 version, msg = self.message()
                 yield msg
         finally:
-            self._close()
+            self._close(client)
