@@ -225,11 +225,10 @@ def with_set_red_fives(concealed: str, win: str, dora: str, melds: list[str], pr
     texts = [concealed, win, *melds, dora]  # the dora indicators last: an indicator's red five is worth nothing
     given = [names(concealed), names(win), *(tuple(map(str, m.tiles)) if m else () for m in parsed), names(dora)]
     groups, notes = plain_red_fives(given, get_preset(preset).hand)
-    if notes:  # only the texts whose tiles changed are written anew
-        texts = [old if g == was else to_mpsz(map(parse_tile, g), sort=False)
-                 for g, was, old in zip(groups, given, texts, strict=True)]
-        texts[2:-1] = [str(Meld(m.kind, tuple(map(parse_tile, g)), m.source)) if m and g != was else old
-                       for m, g, was, old in zip(parsed, groups[2:-1], given[2:-1], melds, strict=True)]
+    for i, (group, was, meld) in enumerate(zip(groups, given, [None, None, *parsed, None], strict=True)):
+        if group != was:  # only the texts whose tiles changed are written anew
+            tiles = tuple(map(parse_tile, group))
+            texts[i] = str(Meld(meld.kind, tiles, meld.source)) if meld else to_mpsz(tiles, sort=False)
     concealed, win, *melds, dora = texts
     melds, hidden = with_hidden_red_fives(melds, preset)
     return concealed, win, dora, melds, [*notes, *hidden]

@@ -19,6 +19,7 @@ from device.camera import CameraError
 from table.errors import InputError, NotFound
 
 log = logging.getLogger("jantaku.web")
+SESSION_SECONDS = 12 * 3600  # a keeper's login lasts the evening
 CACHEABLE = ("/static/", "/tiles/", "/photo/", "/favicon.ico")  # the same bytes for anyone: the rest is no-store
 
 
@@ -73,7 +74,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="jantaku_session",
-        PERMANENT_SESSION_LIFETIME=12 * 3600,
+        PERMANENT_SESSION_LIFETIME=SESSION_SECONDS,
         SESSION_REFRESH_EACH_REQUEST=False,  # 12 hours from the login, not from the latest request
         MAX_CONTENT_LENGTH=64 * 1024,
         JANTAKU=config,
@@ -85,7 +86,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
 
     app.extensions["jantaku.live"] = live.StreamHub(assistant, config.max_streams)
     app.extensions["jantaku.login"] = auth.LoginLimiter(config.login_attempts, config.login_window_seconds)
-    app.extensions["jantaku.sessions"] = auth.EndedSessions(data / "ended_sessions.json", 12 * 3600)
+    app.extensions["jantaku.sessions"] = auth.EndedSessions(data / "ended_sessions.json", SESSION_SECONDS)
     app.register_blueprint(display.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(keeper.bp)
