@@ -14,6 +14,7 @@
 #      copied to /usr/share/jantaku/models; the unit points JANTAKU_MODELS there
 #   6. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
 #      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
+#   7. waits until the service says it is serving; if it does not within two minutes, prints its log and exits 1
 set -euo pipefail
 hostname_new="jantaku"
 port=""

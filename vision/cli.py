@@ -262,8 +262,6 @@ def describe(view: TableView) -> str:
 def _check_overlay(path: str | None, photo: str) -> None:
     """Where the overlay goes, before the photo is read: a name OpenCV cannot write, or a folder that is not there,
     would otherwise throw the reading away, and the photo's own name would draw over the player's only copy."""
-    import os
-
     import cv2
 
     if not path:
