@@ -59,6 +59,9 @@ class Proposal:
     flags: dict[str, bool] = field(default_factory=dict)
     score: dict[str, Any] | None = None
     error: str = ""
+    hand: list[int] | None = None
+    """[game id, hand results recorded] when it was made: it belongs to that hand, and goes when the game moves on
+    (the hand recorded from the page, the panel or `jantaku game`, or an earlier one undone)."""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -118,11 +121,32 @@ class Assistant:
                 now = self.store.data_version()
                 if now != seen:
                     seen = now
+                    self._drop_stale_proposal()  # `jantaku game` may have recorded the hand
                     self._bump()
         except sqlite3.ProgrammingError:  # the store was closed: the table is shutting down
             return
         except Exception as exc:  # a file gone, a disk error: the page still shows this process's own changes
             log.warning("no longer watching the game file for other writers: %s", exc)
+
+    def hand_key(self) -> list[int] | None:
+        """[game id, hand results recorded]: what a proposal or a half-done panel action belongs to."""
+        gid = self.game_id()
+        return None if gid is None else [gid, self.store.state(gid).results]
+
+    def _drop_stale_proposal(self) -> None:
+        """A proposal read for a hand that has ended by another route would be recorded again for the next one."""
+        with self._lock:
+            p = self.proposal
+            if p is None or p.hand is None or self.store is None:
+                return
+            try:
+                if p.hand == self.hand_key():
+                    return
+            except InputError:  # the game file cannot be read now: keep the proposal, the page says why
+                return
+            self.proposal = None
+            self._save_proposal()
+            log.info("proposal dropped: the game moved on from the hand it was read for")
 
     def _bump(self) -> None:
         with self._changed:
@@ -266,6 +290,7 @@ class Assistant:
             state = gp.append(store, gid, event_json)
             self.furiten = None if event_json.get("type") not in ("riichi",) else self.furiten
             log.info("%s", what)
+            self._drop_stale_proposal()
         self._bump()
         return state
 
@@ -384,6 +409,7 @@ class Assistant:
             gp.undo(store, gid)
             self.furiten = None
             log.info("undo")
+            self._drop_stale_proposal()
         self._bump()
 
     def redo(self) -> None:
@@ -392,6 +418,7 @@ class Assistant:
             gid = self._require_game()
             gp.redo(store, gid)
             log.info("redo")
+            self._drop_stale_proposal()
         self._bump()
 
     # ---- camera, proposal, confirm -----------------------------------------------------------------------
@@ -476,7 +503,7 @@ class Assistant:
             warnings=[*reading.warnings, *notes], concealed=concealed, win=win, melds=melds,
             dora_indicators=dora, ponds=reading.ponds,
             winner=winner, discarder=None if tsumo else discarder, tsumo=tsumo,
-            riichi_discard=riichi_discard and not tsumo,
+            riichi_discard=riichi_discard and not tsumo, hand=self.hand_key(),
         )
         with self._lock:
             self.proposal = self._scored(proposal)
@@ -501,7 +528,7 @@ class Assistant:
             if key in changes:
                 clean[key] = _flag(changes[key], key)
         with self._lock:
-            base = self.proposal or Proposal()
+            base = self.proposal or Proposal(hand=self.hand_key())
             proposal = replace(base, **clean)
             if proposal.tsumo:
                 proposal = replace(proposal, discarder=None, riichi_discard=False)

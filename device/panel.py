@@ -95,6 +95,7 @@ class Panel:
 
         self.mode = "idle"
         self.mode_data: dict[str, Any] = {}
+        self._mode_hand: list[int] | None = None  # the hand a half-done TSUMO, RON or DRAW belongs to
         proposal = assistant.proposal  # kept over a restart: TSUMO or RON records it, as before the restart
         if proposal is not None and proposal.winner is not None:
             self.mode_data = {"kind": "tsumo" if proposal.tsumo else "ron", "winner": proposal.winner,
@@ -151,9 +152,8 @@ class Panel:
                 else:
                     self._press(name)
                 self.assistant.clear_error()
-            except InputError as exc:
-                if self.mode.startswith("pick"):
-                    self._set_mode("idle")
+            except InputError as exc:  # a mode stays as it was (the message says what to press), its time anew
+                self._mode_since = time.monotonic()
                 self.assistant.flag_error(f"panel: {exc}")
             except Exception as exc:  # keep the panel alive whatever an action does
                 log.exception("panel action %s failed", name)
@@ -175,6 +175,7 @@ class Panel:
         self.mode = mode
         self.mode_data = data
         self._mode_since = time.monotonic()
+        self._mode_hand = None if mode == "idle" else self.assistant.hand_key()
         log.info("panel mode %s %s", mode, data or "")
         self.update_leds()
 
@@ -196,12 +197,17 @@ class Panel:
         a = self.assistant
         seat = int(name[-1]) if name.startswith("riichi") else None
         mode = self.mode
+        if mode != "confirm" and mode != "idle" and self._mode_hand != a.hand_key():
+            self._set_mode("idle")  # the hand ended (or was undone) on the page meanwhile: these picks belong to none
+            raise InputError(f"the game moved on from the page while the panel waited: {mode.split('-')[0].upper()} "
+                             "was cancelled; start it again if it is still wanted")
         if mode == "pick-winner":
             if seat is None:
                 if name == self.mode_data["kind"]:
                     self._set_mode("idle")  # pressed the same button again: cancel
                     return
-                raise InputError("press the winner's seat button")
+                raise InputError(f"press the winner's seat button (or {self.mode_data['kind'].upper()} again to "
+                                 "cancel)")
             if self.mode_data["kind"] == "ron":
                 self._set_mode("pick-discarder", kind="ron", winner=seat)
                 return
@@ -211,10 +217,14 @@ class Panel:
             return
         if mode == "pick-discarder":
             if seat is None:
-                raise InputError("press the seat button of the player who dealt in")
+                if name == "ron":
+                    self._set_mode("idle")
+                    return
+                raise InputError("press the seat button of the player who dealt in (or RON again to cancel)")
             winner = self.mode_data["winner"]
             if seat == winner:
-                raise InputError("the winner cannot ron their own discard: press the discarder's seat")
+                raise InputError("the winner cannot ron their own discard: press the discarder's seat (or RON again "
+                                 "to cancel)")
             self._set_mode("idle")
             a.scan_hand(winner=winner, discarder=seat, tsumo=False)
             self._set_mode("confirm", kind="ron", winner=winner, discarder=seat)
@@ -233,10 +243,9 @@ class Panel:
                 self.mode_data = {"tenpai": sorted(tenpai), "dead": sorted(dead)}
                 self._mode_since = time.monotonic()
                 return
-            if name == "draw":
-                tenpai, dead = list(self.mode_data["tenpai"]), list(self.mode_data["dead"])
+            if name == "draw":  # refused (a riichi seat not picked), the picks stay for another try
+                a.record_draw(list(self.mode_data["tenpai"]), dead=list(self.mode_data["dead"]))
                 self._set_mode("idle")
-                a.record_draw(tenpai, dead=dead)
                 return
             raise InputError("press the tenpai seats, then DRAW again")
         if mode == "confirm" and not self._proposal_pressed():
@@ -252,8 +261,9 @@ class Panel:
                 a.scan_hand(winner=d["winner"], discarder=d.get("discarder"), tsumo=d["kind"] == "tsumo")
                 return
             state = a.state()
-            if seat is not None and seat == self.mode_data.get("discarder") and state and state.riichi[seat]:
-                a.propose(riichi_discard=not a.proposal.riichi_discard)  # on the riichi tile, or not after all
+            marked = a.proposal.riichi_discard
+            if seat == self.mode_data.get("discarder") is not None and (marked or state and state.riichi[seat]):
+                a.propose(riichi_discard=not marked)  # on the riichi tile, or not after all (also once undone)
                 return
             if seat is not None:  # a riichi declared now would be a slip: the hand is waiting to be recorded
                 why = " (the discarder is not in riichi: no riichi tile to mark)" \
@@ -261,6 +271,9 @@ class Panel:
                 raise InputError(f"the hand waits to be recorded{why}: press {self.mode_data['kind'].upper()} to "
                                  "record it, or hold undo to drop it")
             self._set_mode("idle")  # anything else leaves confirm mode and acts as from idle
+        if seat is not None and a.proposal is not None:  # a slip: the hand is over, only its recording waits
+            raise InputError("a hand waits to be recorded (see the keeper page), so no riichi is declared: record "
+                             "it there, or hold undo to drop it")
         if seat is not None:
             a.declare_riichi(seat)
         elif name in ("tsumo", "ron", "draw"):

@@ -107,11 +107,15 @@ def test_ron_flow_picks_winner_then_discarder(rig):
     settle(panel)
     assert panel.mode == "pick-discarder"
     assert panel.describe()["led_modes"]["riichi2"] == "on"  # the winner's LED stays lit
-    tap(factory, cfg.riichi_buttons[2])  # the winner again: refused, error shown
+    tap(factory, cfg.riichi_buttons[2])  # the winner again: refused, error shown, still waiting for the discarder
     settle(panel)
-    assert assistant.status == "error"
+    assert assistant.status == "error" and panel.mode == "pick-discarder"
+    assert "or RON again to cancel" in assistant.status_message
     assert pin(factory, cfg.status_led).state in (True, False)
     assert panel.describe()["led_modes"]["status"] == "fast"
+    tap(factory, cfg.ron_button)  # cancelled, as the message says
+    settle(panel)
+    assert panel.mode == "idle"
     tap(factory, cfg.ron_button)
     tap(factory, cfg.riichi_buttons[0])
     tap(factory, cfg.riichi_buttons[3])
@@ -380,3 +384,72 @@ def test_a_proposal_kept_over_a_restart_is_recorded_by_the_panel(rig):
         assert assistant.state().last_hand.kind == "tsumo" and assistant.proposal is None and again.mode == "idle"
     finally:
         again.close()
+
+
+def test_a_hand_recorded_on_the_page_ends_what_the_panel_was_doing_for_it(rig):
+    """The keeper recorded by han/fu the tsumo the panel had scanned: TSUMO at the table recorded it a second time,
+    priced in the next hand; and DRAW with seats picked recorded a draw in a hand nobody had played."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.camera.select("02-seven-pairs.jpg")
+    tap(factory, cfg.tsumo_button)
+    tap(factory, cfg.riichi_buttons[0])
+    settle(panel)
+    assert panel.mode == "confirm" and assistant.proposal is not None
+    assistant.record_tsumo({"seat": 0, "han": 2, "fu": 30})  # the same win, typed on the page
+    assert assistant.proposal is None  # it belonged to the hand just recorded
+    hands = assistant.state().results
+    tap(factory, cfg.tsumo_button)
+    settle(panel)
+    assert assistant.state().results == hands and panel.mode == "pick-winner"  # a new win begins, none recorded
+    tap(factory, cfg.tsumo_button)  # cancel
+    tap(factory, cfg.draw_button)
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assistant.record_tsumo({"seat": 2, "han": 1, "fu": 30})  # the keeper records this hand meanwhile
+    hands = assistant.state().results
+    tap(factory, cfg.draw_button)
+    settle(panel)
+    assert assistant.state().results == hands and panel.mode == "idle"
+    assert "the game moved on from the page while the panel waited: DRAW was cancelled" in assistant.status_message
+
+
+def test_no_riichi_by_a_slip_while_any_hand_waits_and_a_stale_riichi_tile_mark_comes_off(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.scan_hand(winner=2, tsumo=True)  # proposed on the keeper page
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert not assistant.state().riichi[1] and "a hand waits to be recorded" in assistant.status_message
+    assistant.discard_proposal()
+    # a ron marked as on the discarder's riichi tile, then that riichi undone on the page: the mark comes off
+    assistant.camera.select("02-seven-pairs.jpg")
+    tap(factory, cfg.riichi_buttons[3])
+    tap(factory, cfg.ron_button)
+    tap(factory, cfg.riichi_buttons[0])
+    tap(factory, cfg.riichi_buttons[3])
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert assistant.proposal.riichi_discard
+    assistant.undo()  # seat 3's riichi
+    tap(factory, cfg.riichi_buttons[3])
+    settle(panel)
+    assert not assistant.proposal.riichi_discard
+    tap(factory, cfg.ron_button)
+    settle(panel)
+    assert assistant.state().last_hand.kind == "ron"
+
+
+def test_a_draw_refused_keeps_the_seats_picked(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.declare_riichi(2)
+    tap(factory, cfg.draw_button)
+    tap(factory, cfg.riichi_buttons[0])
+    tap(factory, cfg.draw_button)  # seat 2 is in riichi and not picked: refused
+    settle(panel)
+    assert panel.mode == "draw-tenpai" and panel.mode_data["tenpai"] == [0]
+    tap(factory, cfg.riichi_buttons[2])
+    tap(factory, cfg.draw_button)
+    settle(panel)
+    assert assistant.state().last_hand.tenpai == (0, 2) and panel.mode == "idle"
