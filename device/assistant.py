@@ -594,7 +594,8 @@ class Assistant:
         self._bump()
 
     def photo_path(self, scan_id: str) -> Path:
-        if len(scan_id) > 64 or not scan_id.replace("-", "").isascii() or not scan_id.replace("-", "").isalnum():
+        core = scan_id.replace("-", "")
+        if len(scan_id) > 64 or not core.isascii() or not core.isalnum():
             raise InputError("bad photo id")
         path = self.data / "scans" / f"{scan_id}.jpg"
         if not path.is_file():

@@ -30,9 +30,8 @@ def load_photo(path: str | Path) -> np.ndarray:
         raise InputError(f"{p} is a folder, not a photo")
     if not p.is_file():  # a device or a pipe may never end (/dev/zero): read whole, it would fill the memory
         raise InputError(f"{p} is not a regular file (a device or a pipe?), not a photo")
-    if p.stat().st_size > MAX_BYTES:
-        raise InputError(f"{p} is {p.stat().st_size // 1_000_000} MB; photos over {MAX_BYTES // 1_000_000} MB are "
-                         "refused")
+    if (size := p.stat().st_size) > MAX_BYTES:
+        raise InputError(f"{p} is {size // 1_000_000} MB; photos over {MAX_BYTES // 1_000_000} MB are refused")
     data = p.read_bytes()
     if not data:
         raise InputError(f"{p} is empty, not a photo")
