@@ -404,9 +404,9 @@ class GameStore:
         cached = self._cache.get(game_id)
         if cached is not None and cached.last_seq == last:
             return cached
-        rows = self._db.execute(
-            "SELECT seq, payload FROM log WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, cached.last_seq if cached else 0),
+        rows = self._db.execute(  # to `last` only: a row another process commits meanwhile is read next time, once
+            "SELECT seq, payload FROM log WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            (game_id, cached.last_seq if cached else 0, last),
         ).fetchall()
         new = [_decode(game_id, seq, payload) for seq, payload in rows]
         if cached is not None and not any(isinstance(e, (Undo, Redo)) for e in new):

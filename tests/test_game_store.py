@@ -108,6 +108,30 @@ def test_many_games_in_one_file_and_a_second_connection_sees_writes(tmp_path):
         assert summary["preset"] == "wrc" and summary["players"] == ["V", "X", "Y", "Z"]
 
 
+def test_a_write_from_another_process_between_the_stores_two_reads_is_counted_once(tmp_path):
+    """Fixed (an acceptance run: a long-running store read while two `jantaku game` processes wrote): a row
+    committed between reading the last seq and reading the rows after the cached ones was cached, then read again
+    and applied twice, for good."""
+    path = tmp_path / "club.db"
+    with GameStore(path) as reader, GameStore(path) as writer:
+        game = writer.new_game(PLAYERS, "club")
+        reader.state(game)
+        real = reader._db
+
+        class Interleaved:  # the other process commits right after the reader took MAX(seq)
+            def execute(self, sql, params=()):
+                out = real.execute(sql, params)
+                if sql.startswith("SELECT MAX(seq)"):
+                    writer.append(game, Adjustment((-100, 100, 0, 0), "between the reads"))
+                return out
+
+        writer.append(game, Adjustment((0, 0, -100, 100), "before the reads"))  # the reader's cache is stale
+        reader._db = Interleaved()
+        reader.state(game)
+        reader._db = real
+        assert reader.state(game).points == writer.state(game).points == (24900, 25100, 24900, 25100)
+
+
 def test_new_game_rejects_bad_input(store):
     with pytest.raises(InputError, match="exactly 4 players"):
         store.new_game(["A", "B", "C"], "tenhou")
