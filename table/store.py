@@ -58,6 +58,11 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
 
 
+SCHEMA_VERSION = 1  # PRAGMA user_version: a file written by a later format is refused, not called damaged
+COLUMNS = {"games": {"id", "created_at", "preset", "players"},
+           "log": {"id", "game_id", "seq", "type", "payload", "recorded_at"}}
+
+
 def default_db_path() -> Path:
     """`$JANTAKU_DB`, else `$XDG_DATA_HOME/jantaku/jantaku.db` (`~/.local/share/jantaku/jantaku.db`)."""
     env = os.environ.get("JANTAKU_DB")
@@ -102,10 +107,20 @@ def _now() -> str:
 
 
 def _db_problem(path: object, exc: sqlite3.Error) -> str:
-    """A sentence for a database that cannot be used, so the CLI says it (exit 2) instead of a traceback."""
+    """A sentence for a database that cannot be used, so the CLI says it (exit 2) instead of a traceback; nothing
+    was recorded by the command that met it."""
     text = str(exc)
     if "locked" in text or "busy" in text:
         return f"the game database {path} is busy: another program holds it locked; try again in a moment"
+    if "full" in text or "disk I/O" in text:
+        return (f"the game database {path} cannot be written ({text}): is its disk full? Free some space and try "
+                "again; nothing was recorded")
+    if "readonly" in text:
+        return f"the game database {path} is read-only (its file, folder or disk): nothing was recorded"
+    if "unable to open" in text and Path(str(path)).is_dir():
+        return f"{path} is a folder, not the game database (in a data folder it is games.sqlite3)"
+    if "unable to open" in text:
+        return f"cannot open the game database {path}: does its folder exist, and may this user write there?"
     return f"the game database {path} cannot be used ({text}): is it a jantaku database, and is it intact?"
 
 
@@ -173,6 +188,8 @@ class GameStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            if int(self._db.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION:  # a new file
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
             raise InputError(_db_problem(path, exc)) from None
@@ -183,10 +200,17 @@ class GameStore:
         its journal to WAL (a mistyped `--db` would otherwise change someone else's database)."""
         tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
                   if not name.startswith("sqlite_")}
-        if tables and not {"games", "log"} <= tables:
+        columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                   for table in COLUMNS if table in tables}
+        if tables and any(not want <= columns.get(table, set()) for table, want in COLUMNS.items()):
             self._db.close()
             raise InputError(f"the game database {self.path} is another program's SQLite file (tables: "
                              f"{', '.join(sorted(tables))}), not a jantaku game log: choose another file")
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise InputError(f"the game database {self.path} was written by a newer jantaku (log format {version}; "
+                             f"this one reads format {SCHEMA_VERSION} and older): upgrade jantaku to use it")
 
     # -- lifecycle --------------------------------------------------------------------------------
 

@@ -238,11 +238,13 @@ def test_a_file_that_is_not_our_database_or_is_damaged_says_so(tmp_path):
     with pytest.raises(InputError, match="cannot be used \\(file is not a database\\)"):
         GameStore(garbage)
     foreign = tmp_path / "foreign.db"
-    with sqlite3.connect(foreign) as db:  # our table names with other columns
-        db.execute("CREATE TABLE games (x)")
-        db.execute("CREATE TABLE log (y)")
-    with GameStore(foreign) as s, pytest.raises(InputError, match="is it a jantaku database"):
-        s.new_game(PLAYERS, "tenhou")
+    with sqlite3.connect(foreign) as db:  # our table names with other columns (an acceptance run: a read-only
+        db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title)")  # `show` made it append-only and WAL)
+        db.execute("CREATE TABLE log (ts, msg)")
+    before = foreign.read_bytes()
+    with pytest.raises(InputError, match=r"is another program's SQLite file \(tables: games, log\)"):
+        GameStore(foreign)
+    assert foreign.read_bytes() == before
     with GameStore(tmp_path / "games.db") as s:
         game = s.new_game(PLAYERS, "tenhou")
         s._db.execute("INSERT INTO log (game_id, seq, type, payload, recorded_at) VALUES (?, 2, 'x', '{oops', '')",
@@ -257,6 +259,29 @@ def test_a_file_that_is_not_our_database_or_is_damaged_says_so(tmp_path):
     (tmp_path / "a-file").write_text("")
     with pytest.raises(InputError, match="cannot make the folder .*a-file for the game database"):
         GameStore(tmp_path / "a-file" / "games.db")
+
+
+def test_a_log_from_a_newer_jantaku_a_folder_and_a_read_only_file_say_what_they_are(tmp_path):
+    """Fixed (an acceptance run): each was "cannot be used (...): is it a jantaku database, and is it intact?", and
+    a newer format's events were called damaged."""
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        game = s.new_game(PLAYERS, "tenhou")
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        db.execute("PRAGMA user_version = 7")
+    with pytest.raises(InputError, match="was written by a newer jantaku \\(log format 7; this one reads format 1"):
+        GameStore(path)
+    with pytest.raises(InputError, match="is a folder, not the game database \\(in a data folder it is games.sq"):
+        GameStore(tmp_path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 1")
+    with GameStore(path) as s:
+        s._db.execute("PRAGMA query_only = ON")  # as a file on a read-only card refuses a write
+        with pytest.raises(InputError, match="is read-only \\(its file, folder or disk\\): nothing was recorded"):
+            s.append(game, RiichiDeclared(0))
+    from table.store import _db_problem
+    assert "is its disk full?" in _db_problem(path, sqlite3.OperationalError("database or disk is full"))
 
 
 def test_another_programs_sqlite_file_is_refused_and_left_as_it_was(tmp_path):
