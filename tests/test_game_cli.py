@@ -108,6 +108,8 @@ def test_export_and_replay_round_trip(jantaku, tmp_path):
     log.write_text("# exported\n" + ok(jantaku, "game", "export") + "\n")
     replayed = json.loads(ok(jantaku, "game", "replay", str(log), "--json"))
     assert replayed == {k: v for k, v in state_of(jantaku).items() if k != "game_id"}
+    log.write_text("\ufeff" + log.read_text().replace("\n", "\r\n"))  # saved again by Windows Notepad
+    assert json.loads(ok(jantaku, "game", "replay", str(log), "--json")) == replayed
     # Tenhou double ron on C's discard: B 3900, D a 32000 yakuman; D sits right after C, so D takes B's stick.
     assert replayed["points"] == [25200, 24000 + 3900, 25000 - 3900 - 32000, 25000 + 32000 + 1000 - 200]
     assert replayed["over"] and replayed["over_reason"] == "bust: C below zero"
