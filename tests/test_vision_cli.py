@@ -163,6 +163,22 @@ def test_a_sepia_photo_is_read_with_a_note_that_red_fives_cannot_show() -> None:
                                     "red fives read as plain fives; check them"]
 
 
+def test_a_dark_photo_and_a_palette_photo_say_so_not_that_they_are_sepia() -> None:
+    from PIL import Image
+
+    photo = load_photo(SAMPLE_PHOTOS / "01-added-kan.jpg")
+    noise = np.random.default_rng(2).normal(0, 3, photo.shape)
+    dark = np.clip(photo * 0.22 + noise, 0, 255).astype(np.uint8)  # a lamp-less room: every colour faint
+    notes = picture_notes(dark)
+    assert len(notes) == 1 and notes[0].startswith("the photo is dark (its lightest parts at ")
+    assert not any("one tint" in n for n in notes)
+    assert picture_notes(np.clip(photo * 0.4, 0, 255).astype(np.uint8)) == []  # dim, its faces still light enough
+    gif = Image.fromarray(photo[..., ::-1]).convert("P", palette=Image.Palette.ADAPTIVE).convert("RGB")
+    notes = picture_notes(np.ascontiguousarray(np.asarray(gif)[..., ::-1]))
+    assert len(notes) == 1 and "colours (a GIF, or a PNG saved with a palette): red fives may" in notes[0]
+    assert picture_notes(cv2.resize(photo, (48, 36))) == []  # a thumbnail has few pixels, not few colours
+
+
 def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "notes.jpg"
     path.write_text("not a photo")
@@ -170,6 +186,8 @@ def test_cli_not_an_image_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "not an image" in capsys.readouterr().err
     assert main(["score-photo", str(tmp_path / "missing.jpg")]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert main(["read", ""]) == 2
+    assert "no photo given: the path is empty" in capsys.readouterr().err  # not "." named as a folder
     assert main(["read", "/dev/zero"]) == 2  # read whole, it would never end
     assert "not a regular file" in capsys.readouterr().err
 
@@ -214,6 +232,25 @@ def test_read_exits_2_on_a_fifth_copy_in_the_hand_but_not_in_the_ponds_nor_on_a_
     assert "5 copies of 3m seen" in " ".join(json.loads(capsys.readouterr().out)["warnings"])
     assert main(["read", "reds", "--json"]) == 0
     assert "2 red fives 0p seen" in " ".join(json.loads(capsys.readouterr().out)["warnings"])
+
+
+def test_read_warns_of_a_hand_no_hand_can_be(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Fixed (an acceptance run: a photo bent by a wide lens): a hand read as 15 tiles printed without a word."""
+    import vision.cli
+
+    long_hand = SeenHand(("1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "9p", "1s", "1s", "1s", "2z", "4p"), "2z")
+    views = {"long": TableView(640, 480, _tiles(["1m"]), long_hand),
+             "waiting": TableView(640, 480, _tiles(["1m"]), dataclasses.replace(long_hand, win=None,
+                                                                                  concealed=long_hand.concealed[:13])),
+             "pond": TableView(640, 480, _tiles(["1m"]))}
+    monkeypatch.setattr(vision.cli, "read_photo", lambda path, models=None: (views[path], np.zeros((480, 640, 3))))
+    assert main(["read", "long", "--json"]) == 0
+    assert "the hand shows 15 tiles (each meld counted as three, the winning tile included): a hand has 13, and 14 " \
+           "with its winning tile" in " ".join(json.loads(capsys.readouterr().out)["warnings"])
+    for name in ("waiting", "pond"):  # a hand laid to ask its waits; no hand at all
+        assert main(["read", name, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["warnings"] == []
 
 
 def test_an_overlay_name_opencv_cannot_write_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

@@ -310,6 +310,20 @@ def test_added_kan_from_each_side() -> None:
         assert view.hand.concealed == ("2m", "3m", "4m", "6s", "6s", "6s", "8p")
 
 
+def test_an_added_kan_whose_top_tile_is_another_face_says_it_makes_no_kan() -> None:
+    """Fixed (an acceptance run: a finger over the hand): a dora indicator read on top of a pon made an "added kan"
+    of 5z 5z 5z 8m, printed without a word."""
+    hand, called, _ = hand_and_pon("5z", 1)
+    beyond = side("8m", called[1].box[0], called[1].box[1] - 1)
+    view = build_view(hand + called + [beyond], int(SIZE), int(SIZE))
+    assert [m.kind for m in view.hand.melds] == ["added-kan"]
+    assert "called tiles 5z 5z 5z 8m make no kan: the tile laid on the pon is not a fourth of its tiles (one of them " \
+           "is misread)" in view.warnings
+    hand, called, _ = hand_and_pon("5p", 1)
+    beyond = side("0p", called[1].box[0], called[1].box[1] - 1)  # a red five is a fourth five
+    assert not any("make no" in w for w in build_view(hand + called + [beyond], int(SIZE), int(SIZE)).warnings)
+
+
 @pytest.mark.parametrize("lift", [8, 12])
 def test_an_added_kan_seen_low_whose_top_tile_stands_over_the_called_one_apart_from_the_row(lift: float) -> None:
     """Fixed (a rendered dev scene): seen low, the added tile's box rises only a little over the called tile's and

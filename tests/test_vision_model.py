@@ -484,6 +484,44 @@ def test_a_photo_turned_without_exif_reads_and_scores_as_upright(turns: int, tmp
     assert len(reds) == len(want) == 1 and np.allclose(back, want[0], atol=0.02 * w)
 
 
+def test_a_mirrored_photo_is_read_mirrored_back_and_scores_as_taken(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A front camera, or a camera set to flip its picture, mirrors every face; the classifiers read some mirrored
+    faces confidently as others (a mirrored green dragon as North), and a mirrored hand was priced wrong."""
+    upright = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    photo = tmp_path / "selfie.png"
+    cv2.imwrite(str(photo), cv2.flip(upright, 1))
+    assert main(["score-photo", str(photo), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["han"], out["fu"], out["total"]) == (10, 50, 24000)
+    assert (out["read"]["hand"]["win"], out["read"]["dora_indicators"]) == ("0p", ["8m", "8m"])
+    assert out["read"]["warnings"][0] == ("the picture is mirrored (a front camera, or a camera set to flip it): "
+                                          "read it mirrored back; boxes are in the photo as it is")
+    assert main(["read", str(SAMPLE_PHOTOS / "01-added-kan.jpg"), "--json"]) == 0
+    as_taken = json.loads(capsys.readouterr().out)
+    assert not any("mirrored" in w for w in as_taken["warnings"])
+    w = upright.shape[1]
+    (red,) = [t["box"] for t in out["read"]["tiles"] if t["tile"] == "0p"]
+    (want,) = [t["box"] for t in as_taken["tiles"] if t["tile"] == "0p"]
+    assert np.allclose([w - red[2], red[1], w - red[0], red[3]], want, atol=0.01 * w)
+
+
+def test_a_thumbnail_reads_no_specks_as_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Fixed (an acceptance run): a 32 x 32 or 64 x 48 copy of a photo read as 201 and 46 face-down "tiles" one or
+    two pixels across, exit 0."""
+    upright = cv2.imread(str(SAMPLE_PHOTOS / "01-added-kan.jpg"), cv2.IMREAD_COLOR)
+    for size in ((64, 48), (32, 32)):
+        photo = tmp_path / "thumb.png"
+        cv2.imwrite(str(photo), cv2.resize(upright, size, interpolation=cv2.INTER_AREA))
+        assert main(["read", str(photo), "--json"]) == 2
+        out = capsys.readouterr()
+        assert "no tiles found" in out.err
+        warnings = json.loads(out.out)["warnings"]
+        assert warnings[0].endswith(f"pixels across left out: no face shows that small (the photo is {size[0]}x"
+                                    f"{size[1]}: use the photo at its full size, or take it closer)"), warnings
+        assert not any("turned" in w for w in warnings)
+
+
 def test_a_black_and_white_photo_one_cut_short_and_one_over_exposed_say_what_they_cannot_show(
         recognizer: Recognizer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A black-and-white photo has no red fives to show, a JPEG cut short in copying decodes to flat grey below

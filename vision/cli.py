@@ -128,6 +128,17 @@ def view_doubts(view: TableView) -> list[str]:
     return [f"{n} red fives {tile} seen; a set usually has one" for tile, n in sorted(reds.items()) if n > 1]
 
 
+def hand_count_doubts(view: TableView) -> list[str]:
+    """A hand row that no hand can be (13 tiles, or 14 with the winning tile; each meld counted as three): `read`
+    says so, as `score-photo` refuses it."""
+    h = view.hand
+    shown = len(h.concealed) + 3 * len(h.melds) + (h.win is not None)
+    if not (h.concealed or h.melds) or shown in (13, 14):
+        return []
+    return [f"the hand shows {shown} tiles (each meld counted as three, the winning tile included): a hand has 13, "
+            "and 14 with its winning tile (tiles out of the picture, or one row read as two?)"]
+
+
 def count_checks(view: TableView) -> list[str]:
     """Impossible or unlikely counts of the tiles read (none when no tile was read: that is a fault of its own)."""
     return (view_faults(view) + view_doubts(view)) if view.tiles else []
@@ -293,7 +304,7 @@ def run_read(args: argparse.Namespace) -> int:
     _check_overlay(args.overlay, args.photo)
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
-    checks = tuple(f"{c}: one of them is misread" for c in count_checks(view))
+    checks = (*(f"{c}: one of them is misread" for c in count_checks(view)), *hand_count_doubts(view))
     view = replace(view, warnings=view.warnings + checks) if checks else view
     faults = hand_faults(view) if view.tiles else view_faults(view)
     print(json.dumps(view.to_json(), ensure_ascii=False) if args.json else describe(view))

@@ -18,11 +18,15 @@ GREY = (120, 136)  # what a JPEG decoder fills the rows missing from a cut file 
 BURNT = 250  # a pixel whose every channel is this light or more is clipped white
 OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped that makes a photo over-exposed
 OVER_EXPOSED_NOTE = "the photo is over-exposed"
+DARK = 72  # grey level: a photo whose lightest parts (tile faces) are darker is too dark for colour to show
+PALETTE = 256  # colours: a photo with no more was saved with a palette (GIF), which shifts the red pips' colour
 TINT_SPREAD = 24  # chroma units (0-255) a colour stands from the mean of its brightness for a photo to have colour
 
 
 def load_photo(path: str | Path) -> np.ndarray:
     """BGR image turned upright by its EXIF orientation tag; InputError when it is not a readable image."""
+    if not str(path):  # Path("") is the working folder
+        raise InputError("no photo given: the path is empty")
     p = Path(path)
     if not p.exists():
         raise InputError(f"{p}: no such file")
@@ -138,9 +142,19 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
                      "so a white dragon looks like a light back and faint marks fade; check them, or take it again "
                      "with less light")
     sample = img[::7, ::7].astype(np.int16)
+    light = int(np.percentile(cv2.cvtColor(img[::7, ::7], cv2.COLOR_BGR2GRAY), 99.5))
+    pixels = img.reshape(-1, 3)[::max(1, img.shape[0] * img.shape[1] // 250_000)].astype(np.int32)
+    colours = len(np.unique(pixels @ np.array([1, 256, 65536], np.int32)))
     if np.abs(sample[..., 0] - sample[..., 1]).max() <= 2 and np.abs(sample[..., 1] - sample[..., 2]).max() <= 2:
         notes.append("the photo has no colour: red fives read as plain fives and blank white dragons may read as "
                      "backs; check them")
+    elif light < DARK:
+        notes.append(f"the photo is dark (its lightest parts at {light} of 255): colours and faint marks hardly "
+                     "show, so a red five may read as a plain five and tiles may be missed; take it again with "
+                     "more light")
+    elif colours <= PALETTE < len(pixels) // 4:
+        notes.append(f"the photo has only {colours} colours (a GIF, or a PNG saved with a palette): red fives may "
+                     "read as plain fives and faint marks may be lost; check them, or use the original photo")
     elif _one_tint(img):
         notes.append("the photo's colours are one tint (a sepia or toned black-and-white filter): red fives read as "
                      "plain fives; check them")

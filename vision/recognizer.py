@@ -68,6 +68,11 @@ BIG = 72.0  # px at the detector's input: tiles longer than this (a close-up of 
 TARGET = 48.0  # to this, about a close-up of a whole hand (the shared photos' largest tiles: 52), at least halved
 UNSURE_PICTURE = 0.58  # so is a picture of tiles over MID px the detector is this unsure of: it boxes pieces of tiles
 MID = 40.0  # too large for it (real photos score 0.62-0.88 on the whole, rendered scenes 0.71 or more)
+MIN_TILE = 6  # pixels: a box narrower in the photo (a thumbnail's specks) is no tile that can be read
+MIRROR_SURE = 0.9  # a face the classifiers are this sure of, one way or mirrored, votes for the way they are surer
+MIRROR_ODDS = 1.1  # of by this ratio; a photo is read mirrored back when MIRROR_VOTES or more faces vote so and more
+MIRROR_VOTES = 3  # than MIRROR_LEAD times as many as vote for the photo as it is (measured: MODEL_CARD.md)
+MIRROR_LEAD = 3
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,7 @@ class TileReading:
     angle: float = 0.0
     to_photo: np.ndarray | None = None  # 2x3 map from the frame's pixels to the photo's; None: the photo's own
     score: float = 0.0  # the detector's mean score over the frame: how sure it is of the picture as a whole
+    mirrored: bool = False  # the frame is the photo mirrored back (`to_photo` mirrors it again)
 
     @property
     def frame_map(self) -> np.ndarray:
@@ -127,18 +133,28 @@ class TileReading:
 
 def read_view(recognizer, img: np.ndarray) -> TableView:
     """The photo read (`recognizer.read`) and laid out in the frame it was read in, boxes then given in the photo;
-    a picture that lay on its side or upside down says so first (`jantaku read` and the device both tell the
-    player)."""
+    a picture that lay on its side, upside down or mirrored says so first (`jantaku read` and the device both tell
+    the player). Specks boxed under MIN_TILE pixels (a thumbnail) are left out, with a note."""
     reading = recognizer.read(img)
-    view = build_view(reading.tiles, reading.width, reading.height)
     h, w = img.shape[:2]
+    boxes = [t.box for t in reading.in_photo(reading.tiles, w, h)]
+    tiles = [t for t, (x1, y1, x2, y2) in zip(reading.tiles, boxes, strict=True) if min(x2 - x1, y2 - y1) >= MIN_TILE]
+    view = build_view(tiles, reading.width, reading.height)
     view = dataclasses.replace(view, width=w, height=h, tiles=tuple(reading.in_photo(list(view.tiles), w, h)))
     notes = picture_notes(img, [t.box for t in view.tiles if t.tile != BACK])
+    if len(tiles) < len(reading.tiles):
+        notes.insert(0, f"{len(reading.tiles) - len(tiles)} tile(s) boxed under {MIN_TILE} pixels across left out: "
+                        f"no face shows that small (the photo is {w}x{h}: use the photo at its full size, or take "
+                        "it closer)")
     turned = reading.angle + 90 * reading.turns  # degrees counter-clockwise; up to 45 is a picture held askew
-    if abs((turned + 180) % 360 - 180) >= ON_ITS_SIDE:
+    if tiles and abs((turned + 180) % 360 - 180) >= ON_ITS_SIDE:
         quarter = round(turned / 90) % 4
-        notes.insert(0, "the picture lay turned (no EXIF orientation, or a wrong one): read it turned "
-                        f"{360 - 90 * quarter} degrees clockwise; boxes are in the photo as it is")
+        notes.insert(0, "the picture lay turned (no EXIF orientation, or a wrong one): read it "
+                        f"{'mirrored back, then ' if reading.mirrored else ''}turned {360 - 90 * quarter} degrees "
+                        "clockwise; boxes are in the photo as it is")
+    elif reading.mirrored:
+        notes.insert(0, "the picture is mirrored (a front camera, or a camera set to flip it): read it mirrored "
+                        "back; boxes are in the photo as it is")
     return dataclasses.replace(view, warnings=(*notes, *view.warnings)) if notes else view
 
 
@@ -486,6 +502,37 @@ class Recognizer:
         return reading.in_photo(reading.tiles, img.shape[1], img.shape[0])
 
     def read(self, img: np.ndarray) -> TileReading:
+        """The tiles (`_read_whole`), read again from the photo mirrored back when its faces vote so (`mirror_votes`):
+        a front camera, or a camera set to flip its picture, mirrors every face, and the classifiers read some
+        mirrored faces with confidence as other faces (a mirrored green dragon as North)."""
+        reading = self._read_whole(img)
+        h, w = img.shape[:2]
+        mirrored, kept = self.mirror_votes(img, reading.in_photo(reading.tiles, w, h))
+        if mirrored < MIRROR_VOTES or mirrored <= MIRROR_LEAD * kept:
+            return reading
+        again = self._read_whole(cv2.flip(img, 1))
+        to_frame = np.vstack([again.frame_map, [0.0, 0.0, 1.0]])
+        return dataclasses.replace(again, to_photo=np.array([[-1.0, 0.0, w], [0.0, 1.0, 0.0]]) @ to_frame,
+                                   mirrored=True)
+
+    def mirror_votes(self, img: np.ndarray, tiles: list[SeenTile]) -> tuple[int, int]:
+        """Faces among `tiles` (boxes in `img`) that the classifiers read surer mirrored, and surer as they are, by
+        MIRROR_ODDS, of those they are MIRROR_SURE of one way. Most faces look alike mirrored (pins, most bamboos)
+        and vote neither way; a tile half seen, or lying across its crop, may vote either way, so a photo is only
+        taken as mirrored when the votes agree by a wide lead."""
+        faces = [t for t in tiles if t.tile != BACK]
+        if not faces:
+            return 0, 0
+        crops = np.stack([upright_crop(img, t.box, t.horizontal, self.cls_size) for t in faces])
+        # a tile lying sideways lies across the crop, so the photo's mirror turns its crop upside down
+        mirrored = np.stack([c[::-1] if t.horizontal else c[:, ::-1] for c, t in zip(crops, faces, strict=True)])
+        best = np.mean([_probabilities(session, model_input(np.concatenate([crops, mirrored])))
+                        for session in self.classifiers], axis=0).max(1)
+        p, q = best[:len(faces)], best[len(faces):]
+        sure = np.maximum(p, q) >= MIRROR_SURE
+        return int(np.sum(sure & (q > MIRROR_ODDS * p))), int(np.sum(sure & (p > MIRROR_ODDS * q)))
+
+    def _read_whole(self, img: np.ndarray) -> TileReading:
         """The tiles, read from the photo (white-balanced first when its tiles' faces carry a cast: `_white_balanced`)
         or, when its rows run further than ROLL degrees from the picture's axes (a phone held askew), from the photo
         turned square to them if the detector is surer of that picture by SQUARE_MARGIN. The generator never rolls

@@ -113,6 +113,9 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
                         break
             if kind == "unknown":
                 warnings.append(f"called tiles {' '.join(names)} make no chi, pon or kan")
+            elif kind == "added-kan" and len({plain_face(n) for n in names}) > 1:
+                warnings.append(f"called tiles {' '.join(names)} make no kan: the tile laid on the pon is not a "
+                                "fourth of its tiles (one of them is misread)")
             if not all(x.face_up for x in win):
                 warnings.append(f"called tiles read face down taken for white dragons (blank faces): {kind} of 5z")
             melds.append(SeenMeld(kind, tuple(names), source, tuple(x.i for x in win)))
