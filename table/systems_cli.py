@@ -159,6 +159,8 @@ def score_other_system(args: argparse.Namespace) -> int:
     system = system_name(getattr(args, "system", None))
     if system == "riichi":
         raise InputError("score_other_system scores Zung Jung and MCR; riichi is table.score_cli's")
+    if system == "mcr" and (getattr(args, "payoff", None) or getattr(args, "halve_bonus", False)):
+        raise InputError("--payoff and --halve-bonus are Zung Jung options; MCR has no such option")
     if getattr(args, "jsonl", False):
         hand_options = [f"--{k.replace('_', '-')}" for k in ("tsumo", "flowers", "last_of_kind", "haitei", "houtei",
                                                             "rinshan", "chankan", "tenhou", "chiihou", "renhou")
@@ -176,8 +178,6 @@ def score_other_system(args: argparse.Namespace) -> int:
         raise InputError(f"dora are a riichi rule; {system} has none")
     if getattr(args, "honba", 0) or getattr(args, "sticks", 0):
         raise InputError(f"honba and riichi sticks are riichi's; {system} has neither")
-    if system == "mcr" and (getattr(args, "payoff", None) or getattr(args, "halve_bonus", False)):
-        raise InputError("--payoff and --halve-bonus are Zung Jung options; MCR has no such option")
     if not args.tiles:
         raise InputError(f"give the concealed tiles, e.g. jantaku score 123m456m789m234p5p --win 5p --system {system}")
     if not args.win:
@@ -269,15 +269,23 @@ def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, roun
 
 def score_object(obj: object, system: str, defaults: dict[str, object] | None = None) -> dict[str, object]:
     """Score one JSONL input object for Zung Jung or MCR (see README "Zung Jung and MCR"); `defaults` (minimum,
-    payoff, halve_bonus from the command line) stand where the object gives none."""
+    payoff, halve_bonus from the command line) stand where the object gives none. They are the stream's system's:
+    a line that switches system gets that system's own defaults (MCR's 8-fan minimum, not a Zung Jung 5)."""
     obj = jsonl_object(obj, JSONL_FIELDS)
-    obj = {**(defaults or {}), **obj}
     if "system" in obj:
         if not isinstance(obj["system"], str):
             raise InputError("field \"system\" must be riichi, zungjung or mcr")
-        system = system_name(obj["system"])
-        if system == "riichi":
+        line_system = system_name(obj["system"])
+        if line_system == "riichi":
             raise InputError("this stream scores Zung Jung or MCR: run riichi hands without --system")
+        if line_system != system:
+            defaults, system = None, line_system
+    if system == "mcr":
+        given = [f for f in ("payoff", "halve_bonus") if f in obj]
+        if given:
+            what = "are Zung Jung fields" if len(given) > 1 else "is a Zung Jung field"
+            raise InputError(f"{' and '.join(repr(f) for f in given)} {what}; an MCR line has no such field")
+    obj = {**(defaults or {}), **obj}
     hand_text, win, melds = hand_fields(obj)
     for f in _BOOL_FIELDS:
         if f in obj and type(obj[f]) is not bool:

@@ -115,6 +115,31 @@ def test_a_zung_jung_preset_scores_with_its_own_minimum_and_payoff(capsys, monke
     assert code == 1 and "below the 100-point minimum" in json.loads(out)["error"]
 
 
+def test_a_line_of_the_other_system_takes_its_own_systems_defaults(capsys, monkeypatch):
+    """A stream's minimum (and payoff) is its system's: an MCR line in a Zung Jung stream keeps MCR's 8-fan minimum,
+    a Zung Jung line in an MCR stream wins as a Chicken Hand whatever the MCR minimum."""
+    mcr_seven = '{"hand": "234m456p678s2p222z", "win": "2p", "seat": "S", "round": "S", "system": "mcr"}\n'
+    for argv in (["--rules", "zungjung-competitive"], ["--system", "zj", "--minimum", "5"]):
+        monkeypatch.setattr("sys.stdin", io.StringIO(mcr_seven))
+        code, out, _ = run(capsys, "--jsonl", *argv)
+        assert code == 1 and "below the 8-fan minimum" in json.loads(out)["error"], argv
+    chicken = json.dumps({"hand": "67m22z", "win": "8m", "seat": "S", "system": "zj", "melds": [
+        {"kind": "chi", "tiles": "234m"}, {"kind": "chi", "tiles": "567p"}, {"kind": "pon", "tiles": "888s"}]})
+    monkeypatch.setattr("sys.stdin", io.StringIO(chicken + "\n"))
+    code, out, _ = run(capsys, "--jsonl", "--system", "mcr", "--minimum", "6")
+    assert code == 0 and json.loads(out)["total"] == 1
+
+
+def test_an_mcr_line_refuses_zung_jung_fields(capsys, monkeypatch):
+    line = '{"hand": "123m456m789m234p5p", "win": "5p", "system": "mcr", "payoff": "uniform", "halve_bonus": true}\n'
+    monkeypatch.setattr("sys.stdin", io.StringIO(line))
+    code, out, _ = run(capsys, "--jsonl", "--system", "zj")
+    obj = json.loads(out)
+    assert code == 2 and obj["bad_input"] and "'payoff' and 'halve_bonus' are Zung Jung fields" in obj["error"]
+    code, _, err = run(capsys, "--jsonl", "--system", "mcr", "--payoff", "uniform")
+    assert code == 2 and "Zung Jung options" in err
+
+
 def test_riichi_stays_the_default(capsys):
     code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--riichi", "--json")
     obj = json.loads(out)
