@@ -18,6 +18,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from table.cli_options import Once as _Once
 from table.errors import InputError
 from table.game_rules import ABORTIVE_REASONS
 from table.names import bare_key, name_key, tidy
@@ -33,21 +34,6 @@ class _WinnerAction(argparse.Action):
         winners = list(getattr(namespace, "winners", None) or [])
         winners.append({"seat": values})
         namespace.winners = winners
-
-
-def _once(parser, namespace, option_string: str, dest: str) -> None:
-    """A value given twice is refused: argparse keeps the later one, and a keeper who typed `--han 2 --han 3` or
-    `--from Ann --from Dee` would see one of them dropped without a word."""
-    given = namespace.__dict__.setdefault("_given_options", set())
-    if dest in given:
-        parser.error(f"{option_string} is given twice: give it once")
-    given.add(dest)
-
-
-class _Once(argparse.Action):
-    def __call__(self, parser, namespace, values, option_string=None):
-        _once(parser, namespace, option_string, self.dest)
-        setattr(namespace, self.dest, values)
 
 
 class _SeatList(argparse.Action):

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 from typing import IO
 
+from table.cli_options import Once
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld, read_tiles
 from table.hand_rules import HandRules
@@ -42,11 +43,13 @@ def add_situation_arguments(p: argparse.ArgumentParser, dora_help: str) -> None:
     p.add_argument("--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)")
     for flag in FLAGS:
         p.add_argument(f"--{flag.replace('_', '-')}", dest=flag, action="store_true")
-    p.add_argument("--seat", default="E", help="seat wind E S W N (E = dealer; default E)")
-    p.add_argument("--round", default="E", help="round wind E S W N (default E)")
-    p.add_argument("--honba", type=int, default=0, help="honba counters on the table (default 0)")
-    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (including this hand's)")
-    p.add_argument("--rules", default=None, help=f"rule preset: {', '.join(PRESET_NAMES)} (default {DEFAULT_PRESET})")
+    p.add_argument("--seat", action=Once, default="E", help="seat wind E S W N (E = dealer; default E)")
+    p.add_argument("--round", action=Once, default="E", help="round wind E S W N (default E)")
+    p.add_argument("--honba", action=Once, type=int, default=0, help="honba counters on the table (default 0)")
+    p.add_argument("--sticks", action=Once, type=int, default=0,
+                   help="riichi sticks on the table (including this hand's)")
+    p.add_argument("--rules", action=Once, default=None,
+                   help=f"rule preset: {', '.join(PRESET_NAMES)} (default {DEFAULT_PRESET})")
 
 
 def _add_score_parser(commands) -> None:
@@ -58,7 +61,7 @@ def _add_score_parser(commands) -> None:
         "not complete), 2 bad input.",
     )
     p.add_argument("tiles", nargs="*", help="concealed tiles without the winning tile (may be split in groups)")
-    p.add_argument("--win", help="the winning tile, e.g. 4s")
+    p.add_argument("--win", action=Once, help="the winning tile, e.g. 4s")
     p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:SOURCE]",
                    help="a called meld: chi, pon, kan, added-kan or closed-kan, e.g. pon:777z (repeatable)")
     add_situation_arguments(p, "dora indicator(s), e.g. 1m")
@@ -293,8 +296,8 @@ def _add_waits_parser(commands) -> None:
     )
     p.add_argument("tiles", nargs="+", help="the concealed tiles (13 minus 3 per meld)")
     p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES", help="a meld (repeatable)")
-    p.add_argument("--discards", default=None, help="the player's own discards, e.g. 19m5z")
-    p.add_argument("--rules", default=None,
+    p.add_argument("--discards", action=Once, default=None, help="the player's own discards, e.g. 19m5z")
+    p.add_argument("--rules", action=Once, default=None,
                    help=f"rule preset, for the red fives its set holds (default {DEFAULT_PRESET})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run_waits)
@@ -346,10 +349,10 @@ def _add_bench_parser(bench) -> None:
         "JSON out) and through mahjong's HandCalculator directly (136-format arrays prepared in advance, one "
         "HandConfig per hand), and print both rates and their ratio.",
     )
-    p.add_argument("--hands", type=int, default=3000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--rules", default=DEFAULT_PRESET)
-    p.add_argument("--repeat", type=int, default=5, help="take the best of this many runs of each side")
+    p.add_argument("--hands", action=Once, type=int, default=3000)
+    p.add_argument("--seed", action=Once, type=int, default=1)
+    p.add_argument("--rules", action=Once, default=DEFAULT_PRESET)
+    p.add_argument("--repeat", action=Once, type=int, default=5, help="take the best of this many runs of each side")
     p.set_defaults(func=run_bench)
 
 

@@ -17,6 +17,7 @@ import json
 import sys
 from typing import IO
 
+from table.cli_options import Once
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld
 from table.jsonl_input import hand_fields, jsonl_object, wind_fields
@@ -42,13 +43,13 @@ def system_name(text: str | None) -> str:
 def add_system_arguments(p: argparse.ArgumentParser) -> None:
     """The options `jantaku score` needs for Zung Jung and MCR (riichi ignores them)."""
     g = p.add_argument_group("Zung Jung and MCR")
-    g.add_argument("--system", default="riichi", type=str,
+    g.add_argument("--system", action=Once, default="riichi", type=str,
                    help="rule system: riichi (default), zungjung (Zung Jung 3.3) or mcr (International, 81 fan)")
-    g.add_argument("--flowers", default="", metavar="TILES",
+    g.add_argument("--flowers", action=Once, default="", metavar="TILES",
                    help="declared bonus tiles: flowers 1f-4f, seasons 1g-4g (MCR: 1 fan each; Zung Jung: 11.0)")
-    g.add_argument("--minimum", type=int, default=None,
+    g.add_argument("--minimum", action=Once, type=int, default=None,
                    help="points needed to win: Zung Jung default 0 (chicken hand wins; 5 competitive), MCR 8")
-    g.add_argument("--payoff", default=None, help="Zung Jung payoff scheme: standard (default) or uniform")
+    g.add_argument("--payoff", action=Once, default=None, help="Zung Jung payoff scheme: standard (default) or uniform")
     g.add_argument("--halve-bonus", action="store_true", help="Zung Jung: halve the 11.0 bonus-tile points")
     g.add_argument("--last-of-kind", action="store_true",
                    help="MCR 58 Last Tile: the winning tile is the last of its kind")

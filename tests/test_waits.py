@@ -129,3 +129,18 @@ def test_red_fives_the_set_does_not_hold_are_refused(capsys):
     assert code == 2 and "2 red 5m shown" in err and "counting hand, melds and discards" in err
     code, out, _ = run_cli(capsys, "waits", "0m5m123p456s789s11z", "--discards", "5m")
     assert code == 0 and "Furiten YES" in out
+
+
+@pytest.mark.parametrize("args", [
+    ("waits", "13m456p789s123s11z", "--discards", "2m", "--discards", "5z"),
+    ("waits", "13m456p789s123s11z", "--rules", "ema", "--rules", "tenhou"),
+    ("score", "123m456m789m234p5p", "--win", "5p", "--win", "4p"),
+    ("score", "123m456m789m234p5p", "--win", "5p", "--seat", "S", "--seat", "W"),
+    ("score", "123m456m789m234p5p", "--win", "5p", "--system", "zj", "--minimum", "5", "--minimum", "0"),
+    ("score", "123m456m789m234p5p", "--win", "5p", "--system", "zj", "--flowers", "1f", "--flowers", "2f"),
+])
+def test_an_option_of_one_value_given_twice_is_refused_not_half_dropped(capsys, args):
+    """`--discards 2m --discards 5z` kept only 5z and said not furiten while 2m, the wait, was discarded."""
+    with pytest.raises(SystemExit) as stop:
+        run_cli(capsys, *args)
+    assert stop.value.code == 2 and f"{args[-2]} is given twice: give it once" in capsys.readouterr().err
