@@ -601,7 +601,7 @@ def _cmd_adjust(args) -> int:
     from table.events import Adjustment
 
     def make(state):
-        amounts = [0, 0, 0, 0]
+        amounts, listed = [0, 0, 0, 0], set()
         for item in args.amounts:
             seat_text, sep, amount_text = item.rpartition("=")  # the last "=": a name may hold one
             if not sep:
@@ -610,7 +610,11 @@ def _cmd_adjust(args) -> int:
                 amount = int(amount_text)
             except ValueError:
                 raise InputError(f"adjustment amount {amount_text!r} is not a whole number") from None
-            amounts[resolve_seat(state, seat_text)] += amount
+            seat = resolve_seat(state, seat_text)
+            if seat in listed:  # summed, Bob=-30 ... Bob=10 recorded -20 without a word
+                raise InputError(f"{state.players[seat]} is listed twice: give each seat's amount once")
+            listed.add(seat)
+            amounts[seat] = amount
         return Adjustment(tuple(amounts), args.reason)  # type: ignore[arg-type]
 
     return _record(args, make)

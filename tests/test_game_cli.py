@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from helpers_game import ok, state_of
+from helpers_game import ok, refused, state_of
 
 
 def test_full_club_hanchan_from_the_shell(jantaku):
@@ -333,6 +333,16 @@ def test_an_adjustment_finds_a_name_with_an_equals_sign(jantaku):
     ok(jantaku, "game", "new", "--players", "=A,B=C,Cid,Dee")
     out = json.loads(ok(jantaku, "game", "adjust", "=A=+1000", "B=C=-1000", "--reason", "fix", "--json"))
     assert out["points"] == [26000, 24000, 25000, 25000]
+
+
+def test_an_adjustment_naming_a_seat_twice_is_refused_not_summed(jantaku):
+    """`Bob=-30 ... Bob=10` recorded Bob -20; `A=10 A=-10` said "moves no points"; a seat by name and by number
+    is the same seat."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "mcr")
+    for amounts in (("Bob=-30", "Ann=10", "Cid=10", "Bob=10"), ("Ann=10", "0=10", "Bob=-20"), ("Ann=10", "Ann=-10")):
+        err = refused(jantaku, "game", "adjust", *amounts, "--reason", "x")
+        assert "is listed twice" in err and amounts[0].split("=")[0] in err, amounts
+    assert state_of(jantaku)["points"] == [0] * 4
 
 
 def test_reasons_are_one_printable_line(jantaku):
