@@ -28,6 +28,9 @@ JSONL_FIELDS = frozenset({"hand", "win", "melds", "dora", "ura", "seat", "round"
                           "rules", "system", *FLAGS})
 
 
+_SYSTEM_WORDS = {"zungjung": "Zung Jung", "mcr": "MCR"}
+
+
 def resolve_rules(name: str | None) -> HandRules:
     """Hand rules of a preset by name (case-insensitive); InputError listing the names otherwise."""
     return get_preset(name or DEFAULT_PRESET).hand
@@ -312,6 +315,10 @@ def run_waits(args: argparse.Namespace) -> int:
         raise InputError("no hand given: name the waiting hand's tiles (13, less 3 per meld), e.g. "
                          "jantaku waits 1112345678999m --discards 9m")
     rules = resolve_rules(args.rules)
+    if args.discards is not None and rules.system != "riichi":
+        raise InputError(f"--discards checks riichi furiten, and {_SYSTEM_WORDS[rules.system]} has none (the club's "
+                         "text: \"no Furiten rules are in effect\"; a discard win there is always allowed): drop "
+                         "--discards to list the waits")
     found = waits(tiles, melds, rules)
     fur = furiten(tiles, melds, parse_tiles(args.discards), rules) if args.discards is not None else None
     if args.json:

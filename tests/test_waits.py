@@ -144,3 +144,13 @@ def test_an_option_of_one_value_given_twice_is_refused_not_half_dropped(capsys, 
     with pytest.raises(SystemExit) as stop:
         run_cli(capsys, *args)
     assert stop.value.code == 2 and f"{args[-2]} is given twice: give it once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", ["zungjung", "zungjung-competitive", "mcr"])
+def test_no_furiten_verdict_under_zung_jung_or_mcr(capsys, rules):
+    """The club's text: "no Furiten rules are in effect" in Zung Jung and MCR, so --discards is refused there; the
+    waits alone are still listed."""
+    code, _, err = run_cli(capsys, "waits", "13m456p789s123s11z", "--rules", rules, "--discards", "2m")
+    assert code == 2 and "has none" in err and "no Furiten rules are in effect" in err
+    code, out, _ = run_cli(capsys, "waits", "13m456p789s123s11z", "--rules", rules)
+    assert code == 0 and "2m" in out and "Furiten" not in out
