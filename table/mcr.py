@@ -87,6 +87,8 @@ _CALC_NAMES = {
 _MIXED_KONGS = "Concealed Kong and Melded Kong"  # calculator extension, 5 fan
 FLOWER_FAN = 81
 TWO_CONCEALED_QUADS = 48
+OUT_WITH_REPLACEMENT = 46
+SELF_DRAWN = 80
 
 # Our kinds to the calculator's tile codes: W characters (m), B dots (p), T bamboo (s), F1-4 winds,
 # J1 red, J2 green, J3 white (the calculator's dragon order is red-green-white).
@@ -243,8 +245,9 @@ def validate_mcr(hand: Hand, win: MCRWin) -> None:
         raise InputError("47 Robbing the Quad is a win on another player's tile, not a self-draw")
     if win.replacement and win.robbing_quad:
         raise InputError("a win cannot be both on a replacement tile and robbing a quad")
-    if win.replacement and not any(m.kind in ("kan", "added-kan", "closed-kan") for m in hand.melds):
-        raise InputError("46 Out with the Replacement Tile needs a declared quad in the hand")
+    if win.replacement and not win.bonus and not any(m.kind in ("kan", "added-kan", "closed-kan") for m in hand.melds):
+        # the club's 46: "Winning on the Replacement Tile drawn from a Quad or Bonus Tile"
+        raise InputError("46 Out with the Replacement Tile needs a declared quad or a declared flower in the hand")
     if win.last_of_kind and win.robbing_quad:
         raise InputError(
             "47 Robbing the Quad already takes the last tile of its kind: it is not scored with 58 Last Tile"
@@ -263,6 +266,12 @@ def validate_mcr(hand: Hand, win: MCRWin) -> None:
 def _fan(number: int, count: int = 1) -> Fan:
     name, pts = _BY_NUMBER[number]
     return Fan(number, name, pts, count)
+
+
+def _replacement_after_flower(fans: list[Fan]) -> list[Fan]:
+    """The club's 46 is a win "on the Replacement Tile drawn from a Quad or Bonus Tile"; the calculator gives it
+    only with a quad, so a flower's replacement adds it here, and 80 Self-Drawn goes, as it does beside 46."""
+    return [*(f for f in fans if f.number != SELF_DRAWN), _fan(OUT_WITH_REPLACEMENT)]
 
 
 def score_mcr(hand: Hand, win: MCRWin | None = None, rules: MCRRules | None = None) -> MCRResult:
@@ -305,6 +314,8 @@ def score_mcr(hand: Hand, win: MCRWin | None = None, rules: MCRRules | None = No
             fans.append(fan)
         else:
             raise InputError(f"the MCR calculator reported an unknown fan {name_en!r}")
+    if win.replacement and not any(f.number == OUT_WITH_REPLACEMENT for f in fans):
+        fans = _replacement_after_flower(fans)
     fans.sort(key=lambda f: f.number)
     flowers = sum(f.total for f in fans if f.number == FLOWER_FAN)
     fan_points = sum(f.total for f in fans if f.number != FLOWER_FAN)

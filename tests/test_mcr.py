@@ -236,6 +236,18 @@ def test_win_situations_map_to_their_patterns():
     assert 46 in numbers(mcr("123456789m5p", "5p", ("closed-kan:2222s",), self_drawn=True, replacement=True))
 
 
+def test_out_with_the_replacement_tile_after_a_flower():
+    """The club's 46: "Winning on the Replacement Tile drawn from a Quad or Bonus Tile". The calculator gives it only
+    with a quad, so a flower's replacement adds it (in place of 80 Self-Drawn, as beside a quad); with neither a
+    quad nor a flower it is still refused."""
+    concealed = mcr("234m456p678s2p333s", "2p", self_drawn=True, replacement=True, bonus="1f")
+    assert numbers(concealed) == [46, 56, 68, 79, 81] and concealed.valid and concealed.total == 16
+    open_hand = mcr("234m456p2p", "2p", ("pon:333s", "chi:678s"), self_drawn=True, replacement=True, bonus="2g")
+    assert numbers(open_hand) == [46, 68, 79, 81]
+    with pytest.raises(InputError, match="needs a declared quad or a declared flower"):
+        mcr("234m456p678s2p333s", "2p", self_drawn=True, replacement=True)
+
+
 def test_last_tile_is_refused_when_a_copy_is_hidden_or_the_quad_was_robbed():
     # The club's 58: "the last of its kind based on visible discards and melds". The calculator drops the
     # pattern silently when the winner holds a copy concealed; the player is told instead.
