@@ -68,6 +68,32 @@ class _WinOption(argparse.Action):
             target[self.dest] = value
 
 
+_OTHER_KIND = {  # a situation flag of the other kind of win: where it belongs, and the flag meant instead
+    "--rinshan": "a win by self-draw on a kan's replacement tile: record it with `game tsumo`; a ron on a kan's "
+                 "added tile is --chankan",
+    "--haitei": "a win by self-draw: record it with `game tsumo`; a ron on the last discard is --houtei",
+    "--tenhou": "the dealer's win by self-draw on the first draw: record it with `game tsumo`; a ron on a "
+                "first-turn discard is --renhou",
+    "--chankan": "a win on another player's kan tile (a ron): record it with `game ron`; a self-draw on the "
+                 "replacement tile is --rinshan",
+    "--houtei": "a win on the last discard (a ron): record it with `game ron`; a self-draw of the last tile is "
+                "--haitei",
+    "--renhou": "a win on a first-turn discard (a ron): record it with `game ron`; a self-draw on the first draw "
+                "is --tenhou (dealer) or --chiihou",
+}
+
+
+class _OtherKindFlag(argparse.Action):
+    """A flag of the other kind of win (`ron --haitei`), refused with the command and flag meant: argparse alone
+    said only "unrecognized arguments"."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is {_OTHER_KIND[option_string]}")
+
+
 def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
     group = parser.add_argument_group("the hand: han/fu/yakuman (riichi), --points (Zung Jung), --fans (MCR), "
                                       "or the tiles (scored on the spot)")
@@ -88,12 +114,15 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
     group.add_argument("--last-of-kind", action=_WinOption, nargs=0, const=True,
                        help="MCR 58 Last Tile: the winning tile is the last of its kind")
     flags = ["--ippatsu", "--double-riichi"]
-    flags += ["--rinshan", "--haitei", "--tenhou", "--chiihou"] if tsumo else ["--chankan", "--houtei", "--renhou"]
+    flags += ["--rinshan", "--haitei", "--tenhou", "--chiihou"] if tsumo else ["--chankan", "--houtei", "--renhou",
+                                                                                "--chiihou"]
     for flag in flags:
         group.add_argument(flag, action=_WinOption, nargs=0, const=True, help=argparse.SUPPRESS)
+    for flag in sorted(_OTHER_KIND.keys() - set(flags)):
+        group.add_argument(flag, action=_OtherKindFlag)
     systems = ("--rinshan as out on the replacement tile, --haitei as the last tile, --tenhou as the blessing of "
-               "heaven" if tsumo else "--chankan as robbing the quad, --houtei as the last tile, --renhou as Zung "
-               "Jung's blessing of earth (a win on East's first discard)")
+               "heaven" if tsumo else "--chankan as robbing the quad, --houtei as the last tile, --renhou (or "
+               "--chiihou) as Zung Jung's blessing of earth (a win on East's first discard)")
     group.description = ("Situation flags: " + " ".join(flags) + ". Riichi comes from the game (declared seats). "
                          f"Zung Jung / MCR read {systems}.")
 
@@ -294,6 +323,9 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool, discar
         if options.get(option) is not None:
             flag = "--" + option.replace("_", "-")
             raise InputError(f"{name}: {flag} is for Zung Jung or MCR games; the {state.preset} rules are riichi")
+    if options.get("chiihou") and not tsumo:  # Zung Jung reads it as the blessing of earth, a ron; riichi not
+        raise InputError(f"{name}: --chiihou is a non-dealer's win by self-draw on the first draw: record it with "
+                         "`game tsumo`; a ron on a first-turn discard is --renhou")
     manual = any(options.get(k) is not None for k in ("han", "fu", "yakuman"))
     tiles = options.get("hand") is not None or options.get("win") is not None
     if manual and tiles:

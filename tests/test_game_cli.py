@@ -345,6 +345,27 @@ def test_an_adjustment_naming_a_seat_twice_is_refused_not_summed(jantaku):
     assert state_of(jantaku)["points"] == [0] * 4
 
 
+def test_a_flag_of_the_other_kind_of_win_names_the_command_meant(jantaku, capsys):
+    """`ron --haitei`, `tsumo --houtei` ... said only "unrecognized arguments" (or the top-level usage line)."""
+    import pytest
+
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    for args, meant in ((("ron", "--from", "Ann", "--winner", "Bob", "--haitei"), "`game tsumo`"),
+                        (("ron", "--from", "Ann", "--winner", "Bob", "--rinshan"), "--chankan"),
+                        (("ron", "--from", "Ann", "--winner", "Bob", "--tenhou"), "--renhou"),
+                        (("tsumo", "Bob", "--houtei"), "`game ron`"),
+                        (("tsumo", "Bob", "--chankan"), "--rinshan"),
+                        (("tsumo", "Bob", "--renhou"), "--chiihou")):
+        with pytest.raises(SystemExit) as stop:
+            jantaku("game", *args, "--han", "1", "--fu", "30")
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and f"{args[-1]} is " in err and meant in err, (args, err)
+    err = refused(jantaku, "game", "ron", "--from", "Ann", "--winner", "Bob", "--hand", "234m456p678s2p333s",
+                  "--win", "2p", "--chiihou")
+    assert "--chiihou is a non-dealer's win by self-draw" in err and "`game tsumo`" in err
+    assert state_of(jantaku)["hands_played"] == 0
+
+
 def test_reasons_are_one_printable_line(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
     for args in (("adjust", "Ann=1000", "Bob=-1000", "--reason", "a\nb"), ("end", "--reason", "\x1b[31mred"),
