@@ -43,7 +43,7 @@ def system_name(text: str | None) -> str:
 def add_system_arguments(p: argparse.ArgumentParser) -> None:
     """The options `jantaku score` needs for Zung Jung and MCR (riichi ignores them)."""
     g = p.add_argument_group("Zung Jung and MCR")
-    g.add_argument("--system", action=Once, default="riichi", type=str,
+    g.add_argument("--system", action=Once, default=None, type=str,
                    help="rule system: riichi (default), zungjung (Zung Jung 3.3) or mcr (International, 81 fan)")
     g.add_argument("--flowers", action=Once, default="", metavar="TILES",
                    help="declared bonus tiles: flowers 1f-4f, seasons 1g-4g (MCR: 1 fan each; Zung Jung: 11.0)")
@@ -113,7 +113,7 @@ def route_score(args: argparse.Namespace) -> int | None:
     system = system_name(getattr(args, "system", None))
     preset = _preset_system(getattr(args, "rules", None))
     if preset != "riichi":  # `--rules zungjung|mcr` names the system as well
-        if system not in ("riichi", preset):
+        if getattr(args, "system", None) is not None and system != preset:
             raise InputError(f"--rules {args.rules} is the {preset} preset; it cannot be scored with --system {system}")
         args.system = system = preset
         _preset_defaults(args)
@@ -166,6 +166,7 @@ def score_other_system(args: argparse.Namespace) -> int:
         hand_options = [f"--{k.replace('_', '-')}" for k in ("tsumo", "flowers", "last_of_kind", "haitei", "houtei",
                                                             "rinshan", "chankan", "tenhou", "chiihou", "renhou")
                         if getattr(args, k, False)]
+        hand_options += [f"--{k}" for k in ("seat", "round") if getattr(args, k, "E") != "E"]
         if args.tiles or args.win or args.meld or hand_options:
             raise InputError("--jsonl reads each hand and its situation from standard input: give no tiles, --win "
                              f"or hand options{' (' + ', '.join(hand_options) + ')' if hand_options else ''}; "
@@ -179,6 +180,8 @@ def score_other_system(args: argparse.Namespace) -> int:
         raise InputError(f"dora are a riichi rule; {system} has none")
     if getattr(args, "honba", 0) or getattr(args, "sticks", 0):
         raise InputError(f"honba and riichi sticks are riichi's; {system} has neither")
+    if system == "zungjung" and wind_index(getattr(args, "round", "E")) != 0:
+        raise InputError(f"Zung Jung has no table wind (3.1 counts the seat wind only): drop --round {args.round}")
     if not args.tiles:
         raise InputError(f"give the concealed tiles, e.g. jantaku score 123m456m789m234p5p --win 5p --system {system}")
     if not args.win:
@@ -292,6 +295,8 @@ def score_object(obj: object, system: str, defaults: dict[str, object] | None = 
         if f in obj and type(obj[f]) is not bool:
             raise InputError(f"field {f!r} must be true or false, not {obj[f]!r}")
     seat, round_ = wind_fields(obj)
+    if system == "zungjung" and "round" in obj and wind_index(round_) != 0:
+        raise InputError(f"Zung Jung has no table wind (3.1 counts the seat wind only): drop \"round\": {round_!r}")
     flowers = obj.get("flowers", "")
     if not isinstance(flowers, str):
         raise InputError("field \"flowers\" is a tile string like \"1f3g\"")

@@ -140,6 +140,28 @@ def test_an_mcr_line_refuses_zung_jung_fields(capsys, monkeypatch):
     assert code == 2 and "Zung Jung options" in err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--system", "riichi", "--rules", "mcr"], "it cannot be scored with --system riichi"),
+    (["--system", "zj", "--round", "S"], "Zung Jung has no table wind"),
+    (["--rules", "zungjung", "--round", "W"], "Zung Jung has no table wind"),
+    (["--jsonl", "--system", "zj", "--round", "S"], "hand options (--round)"),
+])
+def test_contradictory_or_meaningless_options_are_refused(capsys, argv, message):
+    """`--system riichi --rules mcr` scored the hand as MCR; `--round S` under Zung Jung was dropped unsaid."""
+    hand = [] if "--jsonl" in argv else ["123m456m789m234p5p", "--win", "5p"]
+    code, out, err = run(capsys, *hand, *argv)
+    assert code == 2 and out == "" and message in err
+
+
+def test_a_zung_jung_line_with_a_table_wind_is_bad_input():
+    lines = io.StringIO('{"hand": "123m456m789m234p5p", "win": "5p", "round": "S"}\n'
+                        '{"hand": "123m456m789m234p5p", "win": "5p", "round": "E"}\n')
+    out = io.StringIO()
+    assert score_stream(lines, out, system="zungjung") == 2
+    bad, fine = (json.loads(line) for line in out.getvalue().splitlines())
+    assert bad["bad_input"] and "no table wind" in bad["error"] and fine["valid"]
+
+
 def test_riichi_stays_the_default(capsys):
     code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--riichi", "--json")
     obj = json.loads(out)
