@@ -46,8 +46,8 @@ from table.game_rules import ABORTIVE_REASONS, GAME_RULES, GameRules
 from table.mcr import mcr_payment
 from table.names import check_reason
 from table.tiles import HONOR_NAMES
+from table.zungjung import PAR, impossible_total, zungjung_payoff
 from table.zungjung import PATTERNS as ZUNGJUNG_PATTERNS
-from table.zungjung import impossible_total, zungjung_payoff
 
 WIND_NAMES = HONOR_NAMES[:4]
 SYSTEM_TITLES = {"riichi": "Riichi", "zungjung": "Zung Jung", "mcr": "MCR"}
@@ -121,8 +121,8 @@ class HandResult:
     counters: bool = True
     """Whether honba count under the preset (not under USPML, Zung Jung or MCR): the hand is named with its own."""
     first_discarder: int | None = None
-    """Zung Jung same-round immunity: who first discarded the winning tile (None: not given, or the uniform
-    payoff, under which everybody pays the value and nobody is responsible)."""
+    """Zung Jung same-round immunity: who first discarded the winning tile (None: not given, or moot because
+    everybody pays the value: the uniform payoff, or a hand of 25 points or less)."""
     riichi_discard: bool = False
     """The ron was on the discarder's riichi declaration tile: that riichi did not stand, its stick went back."""
 
@@ -664,7 +664,8 @@ def _system_ron(state: GameState, event: Ron) -> GameState:
     else:
         pay = mcr_payment(win.value, win.seat, self_drawn=False, discarder=discarder, base=rules.mcr_base)
     deltas = list(pay.deltas)
-    immunity = event.first_discarder if rules.zungjung_payoff == "standard" else None  # moot when all pay alike
+    # moot when all pay alike: under the uniform payoff, and at 25 points or less under the standard one
+    immunity = event.first_discarder if rules.zungjung_payoff == "standard" and win.value > PAR else None
     result = _result(state, "ron", deltas, winners=(win.seat,), discarder=discarder, bumped=bumped, wins=(win,),
                      first_discarder=immunity)
     return _next_hand(state, deltas, result, keep_deal=False, honba=0, pot=0, ending="win")

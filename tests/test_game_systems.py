@@ -116,6 +116,15 @@ def test_a_zung_jung_game_of_16_hands_from_the_shell(jantaku, tmp_path):
     assert replayed == {k: v for k, v in s.items() if k != "game_id"}
 
 
+def test_the_immunity_note_shows_only_when_it_changes_who_pays(jantaku):
+    """At 25 points or less everyone pays the value on a discard, so naming a responsible seat misled."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    out = ok(jantaku, "game", "ron", "--from", "Cid", "--winner", "Ann", "--points", "20", "--first-from", "Bob")
+    assert "immunity" not in out and state_of(jantaku)["points"] == [60, -20, -20, -20]
+    out = ok(jantaku, "game", "ron", "--from", "Cid", "--winner", "Ann", "--points", "30", "--first-from", "Bob")
+    assert "same-round immunity: Bob responsible" in out
+
+
 def test_zung_jung_refuses_riichi_things(jantaku):
     g = ["game"]
     ok(jantaku, *g, "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
