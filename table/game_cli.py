@@ -727,7 +727,7 @@ def read_events(path: Path) -> list:
 def _cmd_replay(args) -> int:
     from table.game import fold
 
-    state = fold(read_events(args.file))
+    state = fold(read_events(args.file), as_new=True)  # checked as `game ron` / `game tsumo` check a hand
     _print_state(state, args)
     return 0
 

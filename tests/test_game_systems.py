@@ -125,6 +125,20 @@ def test_the_immunity_note_shows_only_when_it_changes_who_pays(jantaku):
     assert "same-round immunity: Bob responsible" in out
 
 
+def test_replay_checks_a_value_as_the_command_line_does(jantaku, tmp_path):
+    """A Zung Jung "value": 3 (no hand adds up to it) was replayed, while `game ron --points 3` and an MCR
+    "value": 7 were refused."""
+    for preset, value, why in (("zungjung", 3, "no Zung Jung hand adds up to 3"), ("mcr", 7, "below the 8-fan")):
+        log = tmp_path / f"{preset}.jsonl"
+        log.write_text(json.dumps({"type": "game_started", "players": ["A", "B", "C", "D"], "preset": preset})
+                       + "\n" + json.dumps({"type": "ron", "discarder": 2, "wins": [{"seat": 0, "value": value}]})
+                       + "\n")
+        assert why in refused(jantaku, "game", "replay", str(log))
+    ok(jantaku, "game", "new", "--players", "A,B,C,D", "--rules", "zungjung")
+    assert "no Zung Jung hand adds up to 3" in refused(jantaku, "game", "ron", "--from", "C", "--winner", "A",
+                                                       "--points", "3")
+
+
 def test_zung_jung_refuses_riichi_things(jantaku):
     g = ["game"]
     ok(jantaku, *g, "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
