@@ -184,7 +184,13 @@ class HandResult:
 def _values(wins: Sequence[Win], winners: Sequence[int], system: str) -> str:
     """"30 points" / "12 fan" of the scoring win."""
     win = next((w for w in wins if w.seat in winners), None)
-    return f"{win.value if win else 0} {VALUE_UNITS.get(system, 'points')}"
+    return value_text(win.value if win else 0, system)
+
+
+def value_text(value: int, system: str) -> str:
+    """A hand's value with its unit: "30 points", "1 point", "12 fan"."""
+    unit = VALUE_UNITS.get(system, "points")
+    return f"{value} {unit.rstrip('s') if value == 1 else unit}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -625,8 +631,8 @@ def _system_value(state: GameState, win: Win) -> int:
 
     minimum = get_preset(state.preset).hand.win_minimum
     if win.value < minimum:
-        raise InputError(f"{name}'s hand is worth {win.value} {unit}, below the {minimum}-{unit.rstrip('s')} minimum "
-                         "to win: not a win")
+        raise InputError(f"{name}'s hand is worth {value_text(win.value, rules.system)}, below the "
+                         f"{minimum}-{unit.rstrip('s')} minimum to win: not a win")
     if rules.system == "zungjung" and win.value > ZUNGJUNG_MAX:
         raise InputError(f"{name}'s hand cannot be worth {win.value} points: no Zung Jung hand is worth more than "
                          f"{ZUNGJUNG_MAX}")
@@ -929,12 +935,18 @@ def _finish(state: GameState, reason: str) -> GameState:
             net_points = above_return + uma + oka + penalties[seat]
             standings.append(Standing(
                 seat=seat, name=state.players[seat], rank=position + 1, raw=points[seat], above_return=above_return,
-                uma=uma, oka=oka, penalty=penalties[seat], net_points=net_points, net=round(net_points / rules.unit, 3),
+                uma=uma, oka=oka, penalty=penalties[seat], net_points=net_points, net=_in_units(net_points, rules),
             ))
         position += len(group)
     # a riichi of a hand left unfinished (time called) is no longer standing: its stick went with the pot
     return _evolve(state, points=tuple(points), pot=pot, over=True, over_reason=reason,  # type: ignore[arg-type]
                    standings=tuple(standings), riichi=(False,) * 4)
+
+
+def _in_units(points: int, rules: GameRules) -> float:
+    """Points in the preset's unit: riichi's as +31.2 (and 41.0); Zung Jung's and MCR's points are the result,
+    so their net is the whole number it is (147, not 147.0)."""
+    return points if rules.system != "riichi" else round(points / rules.unit, 3)
 
 
 def _tie_groups(order: list[int], basis: list[int]) -> list[list[int]]:

@@ -244,7 +244,7 @@ def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, roun
         lines.append("")
         limit = {"cap": "  (limit: sum over 320 cut to 320)",
                  "single": "  (limit: a pattern of 320 or more scores alone)"}.get(result.limit or "", "")
-        lines.append(f"Value  {result.total} points{limit}")
+        lines.append(f"Value  {result.total} point{'' if result.total == 1 else 's'}{limit}")
     else:
         for f in result.fans:
             count = f" x{f.count}" if f.count > 1 else ""

@@ -106,8 +106,8 @@ def test_a_zung_jung_game_of_16_hands_from_the_shell(jantaku, tmp_path):
                        "Ann", "Bob", "Cid", "Dee"]  # no honba, no riichi sticks
     assert rows[1][:3] == ["1", "Hand 1", "ron, Bob from Cid, 70 points"]
     assert rows[16][1] == "Hand 16" and rows[16][-4:] == ["-10", "175", "-100", "-65"]
-    assert rows[18:] == [["rank", "name", "raw", "net"], ["1", "Bob", "175", "175.0"], ["2", "Ann", "-10", "-10.0"],
-                         ["3", "Dee", "-65", "-65.0"], ["4", "Cid", "-100", "-100.0"]]  # no uma, oka or return
+    assert rows[18:] == [["rank", "name", "raw", "net"], ["1", "Bob", "175", "175"], ["2", "Ann", "-10", "-10"],
+                         ["3", "Dee", "-65", "-65"], ["4", "Cid", "-100", "-100"]]  # no uma, oka or return; whole
     log = tmp_path / "zj.jsonl"
     log.write_text(ok(jantaku, *g, "export"))
     events = [json.loads(line) for line in log.read_text().splitlines()]
@@ -137,6 +137,17 @@ def test_replay_checks_a_value_as_the_command_line_does(jantaku, tmp_path):
     ok(jantaku, "game", "new", "--players", "A,B,C,D", "--rules", "zungjung")
     assert "no Zung Jung hand adds up to 3" in refused(jantaku, "game", "ron", "--from", "C", "--winner", "A",
                                                        "--points", "3")
+
+
+def test_a_one_point_hand_is_one_point_and_the_net_a_whole_number(jantaku):
+    """"Value 1 points" / "1 points"; a Zung Jung standing's net was 147.0 in the JSON and the CSV."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    out = ok(jantaku, "game", "tsumo", "Bob", "--hand", "67m22z", "--win", "8m", "--meld", "chi:234m", "--meld",
+             "chi:567p", "--meld", "pon:888s")
+    assert "tsumo, Bob, 1 point " in out and "1 points" not in out
+    state = json.loads(ok(jantaku, "game", "end", "--json"))
+    assert [s["net"] for s in state["standings"]] == [3, -1, -1, -1]
+    assert all(type(s["net"]) is int for s in state["standings"])
 
 
 def test_zung_jung_refuses_riichi_things(jantaku):

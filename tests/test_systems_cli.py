@@ -162,6 +162,12 @@ def test_a_zung_jung_line_with_a_table_wind_is_bad_input():
     assert bad["bad_input"] and "no table wind" in bad["error"] and fine["valid"]
 
 
+def test_a_chicken_hand_is_worth_1_point_not_1_points(capsys):
+    code, out, _ = run(capsys, "67m22z", "--win", "8m", "--meld", "chi:234m", "--meld", "chi:567p", "--meld",
+                       "pon:888s", "--seat", "S", "--system", "zj")
+    assert code == 0 and "Value  1 point\n" in out
+
+
 def test_riichi_stays_the_default(capsys):
     code, out, _ = run(capsys, "123m456m789m234p5p", "--win", "5p", "--riichi", "--json")
     obj = json.loads(out)
