@@ -266,7 +266,9 @@ class GameState:
             "dealer": self.dealer,
             "seat_winds": [WIND_NAMES[w] for w in self.seat_winds],
             "round_wind": None if self.rules.system == "zungjung" else WIND_NAMES[self.round_wind],
-            "hand_number": self.hand_number,
+            # Zung Jung has no table wind to count within: its number is the game's, as in "Hand 7"
+            "hand_number": self.round_wind * 4 + self.hand_number if self.rules.system == "zungjung"
+            else self.hand_number,
             "round": self.round_name,
             "honba": self.honba,
             "riichi_sticks": self.riichi_sticks,

@@ -150,6 +150,15 @@ def test_a_one_point_hand_is_one_point_and_the_net_a_whole_number(jantaku):
     assert all(type(s["net"]) is int for s in state["standings"])
 
 
+def test_zung_jung_hand_number_agrees_with_the_hand_named(jantaku):
+    """`round` "Hand 7" came with `hand_number` 3 (the dealer's turn in a table wind Zung Jung has not got)."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    for _ in range(6):
+        ok(jantaku, "game", "draw")
+    state = state_of(jantaku)
+    assert state["round"] == "Hand 7" and state["hand_number"] == 7
+
+
 def test_zung_jung_refuses_riichi_things(jantaku):
     g = ["game"]
     ok(jantaku, *g, "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
