@@ -33,6 +33,8 @@ log = logging.getLogger("jantaku.assistant")
 
 OUTSIDE_WRITES = 1.0  # seconds between looks at the game file for writes by other processes
 UNRECORDED_SCANS_KEPT = 30  # photos that never became a recorded hand, newest first (about 3 MB each)
+POND_SIDES = ("near", "right", "across", "left")
+"""A photo's ponds from the seat nearest the camera round the table: the next seat sits on its right."""
 SITUATION_FLAGS = ("ippatsu", "double_riichi", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
 
 
@@ -626,21 +628,29 @@ class Assistant:
                                      "(13 tiles, melds counted), or lay it face up in a row in view of the camera "
                                      "and check again")
             if read_pond:
-                # The photo is taken from the checked player's side: their pond is the "near" one.
-                ponds = reading.ponds
-                if "near" in ponds:
-                    discards = ponds["near"]
-                elif len(ponds) == 1:
-                    discards = next(iter(ponds.values()))
-                else:
-                    raise InputError("no discard pond of this seat could be read from the photo: enter the discards")
+                discards, pond = self._seat_pond(seat, reading.ponds)
         hand, melds, discards = _text(hand or "", "hand"), _melds(melds), _text(discards or "", "discards")
         result = gp.furiten_check(hand, melds, discards)
         result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result}
+        if read_pond:
+            result["pond"] = pond
         with self._lock:
             self.furiten = result
         self._bump()
         return result
+
+    def _seat_pond(self, seat: int, ponds: dict[str, str]) -> tuple[str, str]:
+        """The discards of `seat`'s pond in a photo, and a line saying which pond that was. The photo names ponds
+        by where they lie from the camera; the camera's near side is `camera.near_seat`'s (0 by default), and
+        the seats go round counterclockwise, so the next seat's pond is on the right."""
+        near = self.config.camera.near_seat
+        side = POND_SIDES[(seat - near) % 4]
+        where = "nearest the camera" if side == "near" else f"{side} from the camera"
+        if side not in ponds:
+            seen = ", ".join(ponds) or "none"
+            raise InputError(f"seat {seat}'s pond ({where}, as seat {near} sits nearest it) was not read from the "
+                             f"photo (ponds read: {seen}): enter the discards, or turn off reading the pond")
+        return ponds[side], f"read from the pond {where} (seat {seat}'s, as seat {near} sits nearest the camera)"
 
     # ---- history and export ------------------------------------------------------------------------------
 

@@ -63,6 +63,8 @@ class CameraConfig:
     width: int = 4056
     height: int = 3040
     replay_folder: str = str(SAMPLE_PHOTOS)
+    near_seat: int = 0
+    """The seat (0-3, 0 the first East) whose side of the table is at the bottom of the camera's photos."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,8 @@ def validate(config: Config) -> Config:
                          f"({config.threads}): leave threads for page loads (set both in the config file)")
     if config.camera.source not in CAMERA_SOURCES:
         raise InputError(f"config: camera.source must be one of {', '.join(CAMERA_SOURCES)}")
+    if not 0 <= config.camera.near_seat <= 3:
+        raise InputError("config: camera.near_seat must be 0-3 (0 is the first East)")
     panel = config.panel
     if panel.pin_factory not in PIN_FACTORIES:
         raise InputError(f"config: panel.pin_factory must be one of {', '.join(PIN_FACTORIES)}")

@@ -232,6 +232,41 @@ def test_furiten_check_reads_the_near_pond_of_a_table_seen_from_above(assistant)
     assert result["furiten"] is True and result["waits"] == ["4z"]
 
 
+class PondsReader:
+    """A table from above with three ponds read (the right one out of view)."""
+
+    description = "three ponds"
+
+    def read(self, jpeg, path=None):
+        from device.recognition import Reading
+
+        return Reading(ponds={"near": "1m2m", "across": "1p9p8p4z6p1s3m6m8m3m0s2m", "left": "7z"})
+
+
+def test_furiten_check_reads_the_chosen_seats_pond_not_the_nearest(assistant):
+    """Fixed: seat 2's check read seat 0's near pond ("Not furiten") though seat 2's pond, across, holds 3m and 6m."""
+    assistant.reader = PondsReader()
+    result = assistant.check_furiten(2, hand="45m456p789s123s11z", read_pond=True)
+    assert result["discards"] == "1p9p8p4z6p1s3m6m8m3m0s2m"
+    assert result["furiten"] is True
+    assert result["pond"] == "read from the pond across from the camera (seat 2's, as seat 0 sits nearest the camera)"
+    assert assistant.check_furiten(3, hand="45m456p789s123s11z", read_pond=True)["discards"] == "7z"
+    with pytest.raises(InputError, match=r"^seat 1's pond \(right from the camera, as seat 0 sits nearest it\) was "
+                                         r"not read from the photo \(ponds read: near, across, left\)"):
+        assistant.check_furiten(1, hand="45m456p789s123s11z", read_pond=True)
+
+
+def test_the_seat_nearest_the_camera_is_a_setting(tmp_path):
+    a = make_assistant(tmp_path, camera_near_seat=2)
+    a.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    a.reader = PondsReader()
+    assert a.check_furiten(2, hand="45m456p789s123s11z", read_pond=True)["discards"] == "1m2m"
+    assert a.check_furiten(0, hand="45m456p789s123s11z", read_pond=True)["discards"] == "1p9p8p4z6p1s3m6m8m3m0s2m"
+    a.store.close()
+    with pytest.raises(InputError, match="near_seat must be 0-3"):
+        make_assistant(tmp_path, camera_near_seat=4)
+
+
 def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
     with pytest.raises(InputError, match="13 tiles"):
         assistant.check_furiten(0, hand="123m", discards="")
