@@ -615,14 +615,15 @@ class Assistant:
         if melds is not None and not isinstance(melds, list):
             raise InputError('melds must be a list like ["pon:777z"]')
         melds = None if melds is None else _melds(melds)
+        note = ""
         if read_pond or hand is None or hand == "":
             self._select_replay(photo)
             with self.busy("reading the table"):
                 scan_id, cap = self.capture()
                 reading = self._read(scan_id, cap)
             if hand in (None, ""):
-                hand = reading.concealed + reading.win
-                melds = reading.melds if melds is None else melds
+                melds = melds or reading.melds  # none typed (a form sends []): the photo's melds count
+                hand, note = gp.waiting_hand(reading.concealed, reading.win, melds)
                 if not hand:
                     raise InputError("no hand was typed and none was read from the photo: type the waiting hand "
                                      "(13 tiles, melds counted), or lay it face up in a row in view of the camera "
@@ -632,6 +633,8 @@ class Assistant:
         hand, melds, discards = _text(hand or "", "hand"), _melds(melds), _text(discards or "", "discards")
         result = gp.furiten_check(hand, melds, discards)
         result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result}
+        if note:
+            result["hand_read"] = note
         if read_pond:
             result["pond"] = pond
         with self._lock:

@@ -270,6 +270,24 @@ def win_from_score(seat: int, score: dict[str, Any], hand: str) -> dict[str, Any
     return win
 
 
+def waiting_hand(concealed: str, win: str, melds: list[str]) -> tuple[str, str]:
+    """The waiting hand in a photo's reading, and a line saying it was read. A photo of a won hand shows the
+    winning tile set apart: when the concealed tiles are a whole waiting hand without it, it is left out (the
+    check is then of the hand that waited for it); text that does not parse is kept whole, for the check to name."""
+    from table.tiles import parse_tiles
+
+    hand = concealed + win
+    if not hand:
+        return "", ""
+    try:
+        whole = win and len(parse_tiles(concealed)) == 13 - 3 * len(melds)
+    except InputError:
+        whole = False
+    if whole:
+        return concealed, f"hand read from the photo; its winning tile {win}, set apart, is left out"
+    return hand, "hand read from the photo"
+
+
 def furiten_check(hand: str, melds: list[str], discards: str) -> dict[str, Any]:
     why = scoring_unavailable()
     if why:

@@ -267,6 +267,18 @@ def test_the_seat_nearest_the_camera_is_a_setting(tmp_path):
         make_assistant(tmp_path, camera_near_seat=4)
 
 
+def test_a_hand_read_from_the_photo_keeps_its_melds_and_leaves_its_winning_tile_out(assistant):
+    """Fixed: the page sends melds: [] and the photo's melds were dropped ("13 tiles besides its 0 meld(s), not
+    11"); the won hand's winning tile, set apart, is not part of the hand that waited for it."""
+    assistant.camera.select("01-added-kan.jpg")
+    result = assistant.check_furiten(1, hand="", melds=[], discards="4z")
+    assert (result["hand"], result["melds"]) == ("456s55p44z555z", ["added-kan:9999m"])
+    assert result["hand_read"] == "hand read from the photo; its winning tile 0p, set apart, is left out"
+    assert sorted(result["waits"]) == ["4z", "5p"] and result["furiten"] is True
+    typed = assistant.check_furiten(1, hand="456s55p44z555z", melds=["kan:9999m"], discards="")
+    assert "hand_read" not in typed and typed["melds"] == ["kan:9999m"]
+
+
 def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
     with pytest.raises(InputError, match="13 tiles"):
         assistant.check_furiten(0, hand="123m", discards="")

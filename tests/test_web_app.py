@@ -365,6 +365,15 @@ def test_whole_hand_through_the_api(env):
     assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
 
 
+def test_the_furiten_page_checks_the_hand_and_melds_read_from_the_photo(client):
+    h = login(client)
+    resp = client.post("/api/furiten", json={"seat": 1, "hand": "", "melds": [], "discards": "",
+                                             "photo": "01-added-kan.jpg"}, headers=h)
+    assert resp.status_code == 200, resp.get_json()
+    result = resp.get_json()["furiten"]
+    assert (result["hand"], result["melds"], result["furiten"]) == ("456s55p44z555z", ["added-kan:9999m"], False)
+
+
 def test_a_riichi_hand_declared_dead_is_recorded_at_the_draw(env):
     """Club rulebook 3.4.7: a riichi hand declared dead pays the noten penalty at the draw; it is no chombo."""
     app, _, _ = env

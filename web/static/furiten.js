@@ -12,9 +12,10 @@
   $("f-check").addEventListener("click", async () => {
     const body = {
       seat: Number($("f-seat").value), hand: $("f-hand").value,
-      melds: $("f-melds").value.split(/\s+/).filter(Boolean), discards: $("f-discards").value,
-      read_pond: $("f-read").checked,
+      discards: $("f-discards").value, read_pond: $("f-read").checked,
     };
+    const melds = $("f-melds").value.split(/\s+/).filter(Boolean);
+    if (melds.length) body.melds = melds;  // none typed: a hand read from the photo keeps the photo's melds
     if (!$("f-replay-label").hidden) body.photo = $("f-photo").value;
     const out = $("f-result");
     out.replaceChildren();
@@ -28,6 +29,10 @@
         for (const t of r.waits) waits.append(J.tileImg(t));
         out.append(waits);
       }
+      if (r.hand_read) out.append(J.el("p", {}, `The ${r.hand_read}.`));
+      // the fields show what was checked: a hand, melds or pond read from the photo are there to see and fix
+      $("f-hand").value = r.hand || "";
+      $("f-melds").value = (r.melds || []).join(" ");
       if (r.discards) $("f-discards").value = r.discards;
       J.say("checked", true);
     } catch (e) { out.append(J.el("p", { class: "error" }, e.message)); J.say(e.message, false); }
