@@ -615,32 +615,45 @@ class Assistant:
         if melds is not None and not isinstance(melds, list):
             raise InputError('melds must be a list like ["pon:777z"]')
         melds = None if melds is None else _melds(melds)
-        note = ""
+        read: dict[str, Any] = {}
         if read_pond or hand is None or hand == "":
-            self._select_replay(photo)
-            with self.busy("reading the table"):
-                scan_id, cap = self.capture()
-                reading = self._read(scan_id, cap)
-            if hand in (None, ""):
-                melds = melds or reading.melds  # none typed (a form sends []): the photo's melds count
-                hand, note = gp.waiting_hand(reading.concealed, reading.win, melds)
-                if not hand:
-                    raise InputError("no hand was typed and none was read from the photo: type the waiting hand "
-                                     "(13 tiles, melds counted), or lay it face up in a row in view of the camera "
-                                     "and check again")
-            if read_pond:
-                discards, pond = self._seat_pond(seat, reading.ponds)
+            hand, melds, discards, read = self._furiten_reading(seat, hand, melds, discards, read_pond, photo)
         hand, melds, discards = _text(hand or "", "hand"), _melds(melds), _text(discards or "", "discards")
-        result = gp.furiten_check(hand, melds, discards)
-        result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result}
-        if note:
-            result["hand_read"] = note
-        if read_pond:
-            result["pond"] = pond
+        result = gp.furiten_check(hand, melds, discards, self._preset_name())
+        result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result, **read}
         with self._lock:
             self.furiten = result
         self._bump()
         return result
+
+    def _furiten_reading(self, seat: int, hand: str | None, melds: list[str] | None, discards: str | None,
+                         read_pond: bool, photo: str | None) -> tuple[str, list[str] | None, str | None, dict]:
+        """The hand (when none was typed) and the seat's pond (with `read_pond`) from a photo, with lines saying
+        what was read; red fives the game's set does not count are read as plain, as a scan reads them."""
+        self._select_replay(photo)
+        with self.busy("reading the table"):
+            scan_id, cap = self.capture()
+            reading = self._read(scan_id, cap)
+        read: dict[str, Any] = {}
+        typed_hand, typed_melds = hand, melds
+        if hand in (None, ""):
+            melds = melds or reading.melds  # none typed (a form sends []): the photo's melds count
+            hand, read["hand_read"] = gp.waiting_hand(reading.concealed, reading.win, melds)
+            if not hand:
+                raise InputError("no hand was typed and none was read from the photo: type the waiting hand "
+                                 "(13 tiles, melds counted), or lay it face up in a row in view of the camera "
+                                 "and check again")
+        if read_pond:
+            discards, read["pond"] = self._seat_pond(seat, reading.ponds)
+        plain_hand, _, plain_pond, plain_melds, notes = gp.with_set_red_fives(
+            hand, "", discards or "", list(melds or []), self._preset_name())
+        if typed_hand in (None, ""):
+            hand, melds = plain_hand, melds if typed_melds else plain_melds
+        if read_pond:
+            discards = plain_pond
+        if notes:
+            read["red_fives"] = notes
+        return hand, melds, discards, read
 
     def _seat_pond(self, seat: int, ponds: dict[str, str]) -> tuple[str, str]:
         """The discards of `seat`'s pond in a photo, and a line saying which pond that was. The photo names ponds

@@ -288,11 +288,13 @@ def waiting_hand(concealed: str, win: str, melds: list[str]) -> tuple[str, str]:
     return hand, "hand read from the photo"
 
 
-def furiten_check(hand: str, melds: list[str], discards: str) -> dict[str, Any]:
+def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> dict[str, Any]:
+    """Discard furiten of a waiting hand, its red fives counted against the preset's set (as `jantaku waits`)."""
     why = scoring_unavailable()
     if why:
         raise InputError(f"the furiten check is not available: {why}")
     from table.hand import parse_meld
+    from table.presets import get_preset
     from table.tiles import kind_name, parse_tiles, to_mpsz
     from table.waits import furiten, waits
 
@@ -301,10 +303,11 @@ def furiten_check(hand: str, melds: list[str], discards: str) -> dict[str, Any]:
     need = 13 - 3 * len(meld_list)
     if len(tiles) != need:
         raise InputError(f"a waiting hand has {need} tiles besides its {len(meld_list)} meld(s), not {len(tiles)}")
-    result = furiten(tiles, meld_list, parse_tiles(discards))
+    rules = get_preset(preset).hand
+    result = furiten(tiles, meld_list, parse_tiles(discards), rules)
     from table.tiles import Tile
 
-    wait_codes = [to_mpsz([Tile(w.tile_kind)]) for w in waits(tiles, meld_list)]
+    wait_codes = [to_mpsz([Tile(w.tile_kind)]) for w in waits(tiles, meld_list, rules)]
     return {"furiten": result.furiten, "reason": result.reason, "tiles": [kind_name(k) for k in result.tiles],
             "waits": wait_codes}
 

@@ -279,6 +279,21 @@ def test_a_hand_read_from_the_photo_keeps_its_melds_and_leaves_its_winning_tile_
     assert "hand_read" not in typed and typed["melds"] == ["kan:9999m"]
 
 
+def test_furiten_check_counts_red_fives_against_the_games_set(assistant, tmp_path):
+    """Fixed: the page took 00m in a tenhou game (one red 5m in the set), which `jantaku waits` refuses."""
+    with pytest.raises(InputError, match=r"2 red 5m shown, but the set has only 1"):
+        assistant.check_furiten(0, hand="00m456p789s123s11z", discards="")
+    with pytest.raises(InputError, match=r"2 red 5m shown, but the set has only 1 .*counting hand, melds and disc"):
+        assistant.check_furiten(0, hand="05m456p789s123s11z", discards="0m")
+    assert assistant.check_furiten(0, hand="05m456p789s123s11z", discards="9m")["furiten"] is False
+    assistant.start_game(["Aki", "Ben", "Cid", "Dee"], "wrc")  # no red fives: a photo's red 5s is read plain
+    assistant.reader = PondsReader()
+    result = assistant.check_furiten(2, hand="45m456p789s123s11z", read_pond=True)
+    assert result["discards"] == "198p4z6p1s3683m5s2m"  # in the order played
+    assert [note.split(") ")[1] for note in result["red_fives"]] == [
+        "play without red fives: the red 5s scored as a plain 5s"]
+
+
 def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
     with pytest.raises(InputError, match="13 tiles"):
         assistant.check_furiten(0, hand="123m", discards="")

@@ -30,6 +30,7 @@
         out.append(waits);
       }
       if (r.hand_read) out.append(J.el("p", {}, `The ${r.hand_read}.`));
+      for (const note of r.red_fives || []) out.append(J.el("p", { class: "warnings" }, note));
       // the fields show what was checked: a hand, melds or pond read from the photo are there to see and fix
       $("f-hand").value = r.hand || "";
       $("f-melds").value = (r.melds || []).join(" ");
