@@ -33,6 +33,8 @@ log = logging.getLogger("jantaku.assistant")
 
 OUTSIDE_WRITES = 1.0  # seconds between looks at the game file for writes by other processes
 UNRECORDED_SCANS_KEPT = 30  # photos that never became a recorded hand, newest first (about 3 MB each)
+FURITEN_CAVEAT = ("discard furiten only: temporary and riichi furiten are not checked (they need the turn order, "
+                  "which one look at the table does not show)")
 POND_SIDES = ("near", "right", "across", "left")
 """A photo's ponds from the seat nearest the camera round the table: the next seat sits on its right."""
 SITUATION_FLAGS = ("ippatsu", "double_riichi", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
@@ -609,7 +611,19 @@ class Assistant:
     def check_furiten(self, seat: int, hand: str | None = None, melds: list[str] | None = None,
                       discards: str | None = None, read_pond: bool = False,
                       photo: str | None = None) -> dict[str, Any]:
-        """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera."""
+        """Is this seat's waiting hand furiten against its own pond? Pond and hand typed, or read from the camera.
+        A check that fails clears the last result: the furiten LED says what the last check found."""
+        try:
+            return self._check_furiten(seat, hand, melds, discards, read_pond, photo)
+        except Exception:
+            with self._lock:
+                had, self.furiten = self.furiten, None
+            if had is not None:
+                self._bump()
+            raise
+
+    def _check_furiten(self, seat: Any, hand: str | None, melds: list[str] | None, discards: str | None,
+                       read_pond: bool, photo: str | None) -> dict[str, Any]:
         seat = _seat(seat)
         _flag(read_pond, "read_pond")
         if melds is not None and not isinstance(melds, list):
@@ -620,7 +634,8 @@ class Assistant:
             hand, melds, discards, read = self._furiten_reading(seat, hand, melds, discards, read_pond, photo)
         hand, melds, discards = _text(hand or "", "hand"), _melds(melds), _text(discards or "", "discards")
         result = gp.furiten_check(hand, melds, discards, self._preset_name())
-        result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result, **read}
+        result = {"seat": seat, "hand": hand, "melds": melds, "discards": discards, **result, **read,
+                  "caveat": FURITEN_CAVEAT}
         with self._lock:
             self.furiten = result
         self._bump()

@@ -294,6 +294,18 @@ def test_furiten_check_counts_red_fives_against_the_games_set(assistant, tmp_pat
         "play without red fives: the red 5s scored as a plain 5s"]
 
 
+def test_a_failed_furiten_check_clears_the_last_result_and_every_answer_names_what_is_not_checked(assistant):
+    """Fixed: the furiten LED stayed on after a check that failed; "Not furiten" read as final."""
+    assert "temporary and riichi furiten are not checked" in assistant.check_furiten(
+        1, hand="4466s88s2233z667z", discards="1m2m")["caveat"]
+    assistant.check_furiten(1, hand="4466s88s2233z667z", discards="7z")
+    assert assistant.keeper_snapshot()["furiten"]["furiten"] is True
+    version = assistant.version
+    with pytest.raises(InputError, match="13 tiles"):
+        assistant.check_furiten(1, hand="123m", discards="")
+    assert assistant.keeper_snapshot()["furiten"] is None and assistant.version > version
+
+
 def test_furiten_check_rejects_a_hand_of_the_wrong_size(assistant):
     with pytest.raises(InputError, match="13 tiles"):
         assistant.check_furiten(0, hand="123m", discards="")

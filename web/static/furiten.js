@@ -23,6 +23,7 @@
       const r = (await J.api("POST", "/api/furiten", body)).furiten;
       out.append(J.el("p", { class: r.furiten ? "error" : "" }, r.furiten ? "FURITEN" : "Not furiten"));
       out.append(J.el("p", {}, r.reason));
+      out.append(J.el("p", { class: "caveat" }, `${r.caveat[0].toUpperCase()}${r.caveat.slice(1)}.`));
       if (r.pond) out.append(J.el("p", {}, `Discards ${r.pond}.`));  // which pond the camera's photo gave
       if ((r.waits || []).length) {  // none when the hand is not tenpai: the reason says so
         const waits = J.el("div", { class: "tile-row" }, "Waits: ");
