@@ -341,6 +341,7 @@ class Assistant:
 
     def _win_entry(self, w: Any, *, tsumo: bool) -> dict[str, Any]:
         """One winner of a ron or tsumo as the event's Win: priced here from tiles, or han/fu for the preset."""
+        gp.require_riichi(self._preset_name())  # han, fu and riichi hands: not a Zung Jung or MCR win
         if not isinstance(w, dict):
             raise InputError("each winner must be an object with a seat and a hand, han/fu or yakuman")
         seat = _seat(w.get("seat"), "winner seat")
@@ -482,6 +483,8 @@ class Assistant:
         state = self.state()
         if state is not None and state.over:  # a hand scanned now could not be recorded
             raise InputError("the game is over: start a new game before scanning a hand")
+        if state is not None:
+            gp.require_riichi(state.preset)  # before the photo: a Zung Jung or MCR hand is not scored here
         self._select_replay(photo)
         if not self._scan_lock.acquire(blocking=False):
             raise InputError("a scan is already running")

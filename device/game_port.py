@@ -154,6 +154,17 @@ def hand_text(concealed: str, win: str, melds: list[str]) -> str:
     return " ".join(p for p in (concealed, f"+{win}" if win else "", *melds) if p)
 
 
+def require_riichi(preset: str) -> None:
+    """The device scores riichi hands only: a Zung Jung or MCR game's wins are recorded with `jantaku game`."""
+    system = system_of(preset)
+    if system != "riichi":
+        title = SYSTEM_TITLES.get(system, system)
+        article = "an" if title[0] in "AEIMU" else "a"
+        raise InputError(f"this is {article} {title} game, whose hands the table device does not score: record "
+                         f"this game's wins with `jantaku game ron/tsumo ...` (draws, adjustments, the end and undo "
+                         f"work here)")
+
+
 def score_hand_json(hand: dict[str, Any], *, winner: int, tsumo: bool, state, preset: str) -> dict[str, Any]:
     """Score a hand for `winner` in the current hand of `state`; the ScoreResult's JSON (valid or not).
 
@@ -168,6 +179,7 @@ def score_hand_json(hand: dict[str, Any], *, winner: int, tsumo: bool, state, pr
     from table.scoring import Situation, score_hand
     from table.tiles import parse_tiles
 
+    require_riichi(preset)
     concealed = str(hand.get("concealed") or "")
     win = str(hand.get("win") or "")
     if not win:
@@ -316,6 +328,7 @@ def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> di
 
 
 VALUE_UNITS = {"zungjung": "points", "mcr": "fan"}
+SYSTEM_TITLES = {"zungjung": "Zung Jung", "mcr": "MCR"}
 
 
 def system_of(preset: str) -> str:
@@ -350,20 +363,25 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
     elif kind == "tsumo":
         title = f"{names[hand.winners[0]]} won by tsumo"
     elif kind == "draw":
-        title = "Exhaustive draw"
+        title = "Exhaustive draw" if system == "riichi" else "Draw"
     elif kind == "chombo":
         title = f"Chombo by {names[hand.offender]}"
     else:
         title = f"Abortive draw ({hand.reason})"
     detail = ""
-    if kind == "draw":
+    if kind == "draw" and system == "riichi":  # Zung Jung and MCR have no tenpai at a draw
         detail = "Tenpai: " + (", ".join(names[s] for s in hand.tenpai) or "nobody")
         if hand.nagashi:
             detail += "; nagashi mangan: " + ", ".join(names[s] for s in hand.nagashi)
         if hand.dead:
             detail += "; dead hand: " + ", ".join(names[s] for s in hand.dead)
     if hand.bumped:
-        detail = "Head bump over " + ", ".join(names[s] for s in hand.bumped)
+        head = "Head bump" if system == "riichi" else "Interception"  # the CLI's words (`LastHand.summary`)
+        detail = f"{head} over " + ", ".join(names[s] for s in hand.bumped)
+    first = hand.first_discarder
+    if kind == "ron" and first is not None and first != hand.discarder:
+        who = "nobody" if first in hand.winners else names[first]
+        detail += ("; " if detail else "") + f"Same-round immunity: {who} responsible"
     if hand.riichi_discard:
         detail += ("; " if detail else "") + f"on {names[hand.discarder]}'s riichi tile: no riichi, the stick goes back"
     scoring = [w for w in hand.wins if w.seat in hand.winners] if kind in ("ron", "tsumo") else []

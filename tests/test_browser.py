@@ -300,6 +300,10 @@ def test_text_tiles_when_the_device_has_no_tile_pictures(server, browser):
     page = context.new_page()
     page.goto(server.url + "/keeper/login")
     log_in(page)
+    if page.evaluate("() => J.api('GET', '/api/state').then((s) => s.game.over)"):  # the last test ended its game:
+        page.on("dialog", lambda d: d.accept())  # a game over offers no win to record
+        page.click("#new-game")
+        expect(page.locator("#game-title")).to_contain_text("East 1")
     page.click("#type-hand")
     expect(page.locator("#proposal")).to_be_visible()
     expect(page.locator("#picker .tile-text")).to_have_count(37)
@@ -503,6 +507,7 @@ def test_long_wide_and_right_to_left_names_fit_the_pages(server, browser):
     keeper = keeper_with_a_new_game(browser, server.url, LONG_NAMES, viewport={"width": 390, "height": 844},
                                     is_mobile=True)
     keeper.evaluate("() => J.api('POST', '/api/ron', {discarder: 0, winners: [{seat: 3, han: 3, fu: 30}]})")
+    keeper.reload()  # not the live stream: the tests' pages from one address may hold all four of its slots
     expect(keeper.locator("#mini")).to_contain_text("28,900")
     wide = keeper.evaluate("() => [...document.querySelectorAll('select')].filter((e) =>"
                            " e.getBoundingClientRect().right > 391).map((e) => e.id)")  # past the phone's 390 px
@@ -564,3 +569,57 @@ def test_the_panel_page_says_when_no_panel_runs(tmp_path, browser):
         page.wait_for_timeout(1500)
         assert len(asked) == 1
         page.close()
+
+
+def jantaku_game(server, *args: str) -> None:
+    """`jantaku game` on the server's log from a shell, as a club keeps a Zung Jung or MCR game."""
+    import subprocess
+    import sys
+
+    db = server.data_dir / "games.sqlite3"
+    subprocess.run([sys.executable, "-m", "device.cli", "game", "--db", str(db), *args], check=True,
+                   capture_output=True, cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_a_zung_jung_game_offers_only_what_the_device_records_and_ends_without_a_next_hand(server, browser):
+    """Fixed: a Zung Jung game showed riichi buttons, han and fu, tenpai boxes, chombo and pao (each refused),
+    said nothing of how to record a win; its last hand hid the same-round immunity; a game over still showed
+    its next hand and a dealer, and the keeper's forms stayed active."""
+    from playwright.sync_api import expect
+
+    jantaku_game(server, "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    jantaku_game(server, "ron", "--from", "Dee", "--winner", "Ann", "--points", "30", "--first-from", "Bob")
+    board = browser.new_page(viewport={"width": 1280, "height": 900})
+    board.goto(server.url + "/")
+    expect(board.locator("#last-title")).to_have_text("Hand 1: Ann won by ron from Dee")
+    expect(board.locator("#last-body")).to_contain_text("Same-round immunity: Bob responsible")
+    keeper = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    keeper.on("dialog", lambda d: d.accept())
+    keeper.goto(server.url + "/keeper/login")
+    log_in(keeper)
+    expect(keeper.locator("#other-system")).to_contain_text("record its wins with `jantaku game ron/tsumo")
+    for hidden in ("#riichi-card", "#win-card", "#hanfu-card", "[data-tenpai='0']", "#abortive", "#chombo", "#pao"):
+        expect(keeper.locator(hidden)).to_be_hidden()
+    expect(keeper.locator("label:has([data-adjust='1'])")).to_have_text("Bob")  # each amount named by its player
+    keeper.click("#draw")
+    expect(board.locator("#last-title")).to_have_text("Hand 2: Draw")
+    expect(board.locator("#last-body")).not_to_contain_text("Tenpai")
+    keeper.screenshot(path=str(ARTIFACTS / "keeper-zungjung-phone.png"), full_page=True)
+    keeper.click("#end")
+    expect(board.locator("#round")).to_have_text("Game over")
+    expect(board.locator(".seat.dealer")).to_have_count(0)
+    expect(keeper.locator("#game-title")).to_contain_text("Game over")
+    expect(keeper.locator("#mini .dealer")).to_have_count(0)
+    for hidden in ("#draws-card", "#other-system"):
+        expect(keeper.locator(hidden)).to_be_hidden()
+    expect(keeper.locator("#undo")).to_be_visible()
+    standings = keeper.locator("#standings .standings-box")
+    expect(standings.locator("th").last).to_have_text("Result")
+    assert standings.evaluate("b => b.scrollWidth <= b.clientWidth")
+    keeper.screenshot(path=str(ARTIFACTS / "keeper-game-over-phone.png"), full_page=True)
+    board.screenshot(path=str(ARTIFACTS / "scoreboard-game-over.png"))
+    keeper.click("#undo")
+    expect(board.locator("#round")).to_have_text("Hand 3")
+    expect(keeper.locator("#draws-card")).to_be_visible()
+    board.close()
+    keeper.close()

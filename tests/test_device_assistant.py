@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from helpers_device import make_assistant
@@ -410,3 +411,40 @@ def test_a_scanned_closed_kan_of_fives_holds_the_red_five_its_backs_hide(assista
     assert any("holds a red five face down" in w for w in p.warnings)
     assert p.score["valid"] and p.error == ""
     assert {"name": "Aka Dora", "han": 1} in [{"name": y["name"], "han": y["han"]} for y in p.score["yaku"]]
+
+
+def test_a_zung_jung_or_mcr_game_is_shown_in_its_own_words_and_its_wins_are_left_to_the_cli(assistant):
+    """Fixed: the last hand named no same-round immunity, said "Head bump" for an interception and "Tenpai:
+    nobody" at a draw of a system without tenpai; a typed or scanned hand was refused naming a module."""
+    from table.events import event_from_json
+
+    store = assistant.store
+    gid = store.new_game(["Ann", "Bob", "Cid", "Dee"], "zungjung")
+    win = {"seat": 0, "value": 30, "patterns": [{"name": "All Pungs", "points": 30}]}
+    store.append(gid, event_from_json({"type": "ron", "discarder": 3, "wins": [win], "first_discarder": 1}))
+    assistant._bump()
+    last = assistant.snapshot()["game"]["last"]
+    assert last["title"] == "Hand 1: Ann won by ron from Dee"
+    assert last["detail"] == "Same-round immunity: Bob responsible"
+    assert last["deltas"][1] < last["deltas"][2] == last["deltas"][3] < 0
+    store.append(gid, event_from_json({"type": "draw", "tenpai": []}))
+    assistant._bump()
+    last = assistant.snapshot()["game"]["last"]
+    assert (last["title"], last["detail"]) == ("Hand 2: Draw", "")
+    plainly = r"^this is a Zung Jung game, whose hands the table device does not score: record this game's wins " \
+              r"with `jantaku game ron/tsumo \.\.\.`"
+    for call in (lambda: assistant.scan_hand(winner=0, tsumo=True),
+                 lambda: assistant.record_tsumo({"seat": 0, "han": 2, "fu": 30})):
+        with pytest.raises(InputError, match=plainly):
+            call()
+    typed = assistant.propose(winner=0, tsumo=True, concealed="123456789m11z22z", win="2z")
+    assert re.match(plainly, typed.error) and "table." not in typed.error
+    mcr = store.new_game(["Ann", "Bob", "Cid", "Dee"], "mcr")
+    wins = [{"seat": s, "value": 8, "patterns": [{"name": "All Chows", "points": 8}]} for s in (1, 2)]
+    try:
+        store.append(mcr, event_from_json({"type": "ron", "discarder": 0, "wins": wins}))
+    except InputError:  # a system that takes one winner: the reducer bumps to the first in turn
+        pytest.skip("the reducer refuses two winners here")
+    assistant._bump()
+    last = assistant.snapshot()["game"]["last"]
+    assert last["detail"] == "Interception over Cid"

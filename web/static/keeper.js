@@ -72,18 +72,19 @@
     const g = s.game;
     if (s.device.status === "error" && s.device.message) J.say(`The panel: ${s.device.message}`, false);
     const counters = g && g.counters ? ` · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"}` : "";
-    $("game-title").textContent = g ? `${g.round}${counters} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
+    $("game-title").textContent = g ? `${g.over ? "Game over" : g.round + counters} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
     mini.replaceChildren();
     if (g) {
       for (const seat of g.seats) {
-        const box = J.el("div", { class: seat.dealer ? "dealer" : "" },
+        const box = J.el("div", { class: seat.dealer && !g.over ? "dealer" : "" },
           J.el("div", {}, `${seat.wind_name} · ${J.isolate(seat.name)}${seat.riichi ? " · riichi" : ""}`),
           J.el("div", { class: "pts" }, J.num(seat.points)));
         mini.append(box);
       }
     }
     J.drawStandings($("standings"), g);
+    drawControls(g);
     for (const b of document.querySelectorAll("[data-riichi]")) {
       const seat = Number(b.dataset.riichi);
       b.textContent = `Riichi: ${J.seatName(s, seat)}`;
@@ -104,6 +105,24 @@
       if (s.next_photo && document.activeElement !== replay) replay.value = s.next_photo;
     }
     drawProposal(s.proposal);
+  }
+
+  // Only what can be recorded is offered: a Zung Jung or MCR game (kept with `jantaku game`) has no riichi, no
+  // han and fu and no tenpai at a draw, and its wins are priced by the CLI; a game that is over takes nothing but
+  // undo and redo.
+  function drawControls(g) {
+    const other = !!(g && g.system && g.system !== "riichi");
+    const over = !!(g && g.over);
+    for (const node of document.querySelectorAll(".riichi-only, .play-only")) {
+      node.hidden = (other && node.classList.contains("riichi-only")) || (over && node.classList.contains("play-only"));
+    }
+    const title = other ? (g.system === "mcr" ? "MCR" : "Zung Jung") : "";
+    $("other-system").hidden = !other || over;
+    $("other-system").textContent = other
+      ? `This is ${g.system === "mcr" ? "an" : "a"} ${title} game: record its wins with \`jantaku game ron/tsumo …\` on the device (${g.system === "mcr" ? "fan" : "points"} by hand or the tiles). Draws, adjustments, ending the game, undo and redo work here.`
+      : "";
+    $("draw").textContent = other ? "Draw" : "Exhaustive draw";
+    $("draws-title").textContent = other ? "Draws and adjustments" : "Draws, chombo, adjustments";
   }
 
   // The replay folder's next photo last put in the picker.

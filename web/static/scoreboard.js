@@ -12,7 +12,8 @@
     lastVersion = state.version;
     document.body.dataset.version = state.version;
     const g = state.game;
-    document.getElementById("round").textContent = g ? g.round : "No game";
+    // a game that is over shows no next hand and no dealer for it
+    document.getElementById("round").textContent = g ? (g.over ? "Game over" : g.round) : "No game";
     document.getElementById("honba").textContent = g ? g.honba : 0;
     document.getElementById("sticks").textContent = g ? g.riichi_sticks : 0;
     document.querySelector(".counters").hidden = !!(g && !g.counters);  // USPML, Zung Jung, MCR: no honba, no sticks
@@ -20,7 +21,7 @@
     document.getElementById("preset").textContent = g ? g.preset_title : (state.device.game_keeping !== "ok" ? state.device.game_keeping : "");
     const over = document.getElementById("over");
     over.hidden = !(g && g.over);
-    over.textContent = g && g.over ? `Game over${g.over_reason ? ": " + g.over_reason : ""}` : "";
+    over.textContent = g && g.over ? `${g.hands_played} hand${g.hands_played === 1 ? "" : "s"} played${g.over_reason ? ": " + g.over_reason : ""}` : "";
     const deltas = g && g.last ? g.last.deltas : null;
     for (const node of document.querySelectorAll(".seat")) {
       const seat = Number(node.dataset.seat);
@@ -32,7 +33,7 @@
       const pts = node.querySelector(".points");
       pts.textContent = s ? fmt(s.points) : "—";
       pts.classList.toggle("neg", !!s && s.points < 0);
-      node.classList.toggle("dealer", !!s && s.dealer);
+      node.classList.toggle("dealer", !!s && s.dealer && !g.over);
       node.classList.toggle("riichi", !!s && s.riichi);
       let d = node.querySelector(".delta");
       if (!d) { d = J.el("div", { class: "delta" }); node.insertBefore(d, node.querySelector(".riichi-stick")); }
