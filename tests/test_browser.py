@@ -243,12 +243,24 @@ def test_furiten_check_page(server, browser):
         expect(page.locator("#f-result .error")).to_contain_text(
             "no hand was typed and none was read from the photo", timeout=30000)
         page.select_option("#f-photo", "04-table-from-above.jpg")
+        page.select_option("#f-seat", "0")  # seat 0 sits nearest the camera
         page.fill("#f-hand", "123456789m123p4z")
         page.fill("#f-discards", "")
         page.check("#f-read")
         page.click("#f-check")
         expect(page.locator("#f-result")).to_contain_text("FURITEN", timeout=30000)  # the models read the photo
         expect(page.locator("#f-discards")).to_have_value("3z4m13p45z1s4z7m2p1z5s9m")
+        expect(page.locator("#f-result")).to_contain_text("read from the pond nearest the camera (seat 0's")
+        # the seat picked is the pond read: seat 2's lies across the table, and holds its waits 3m and 6m
+        page.select_option("#f-photo", "04-table-from-above.jpg")
+        page.select_option("#f-seat", "2")
+        page.fill("#f-hand", "45m456p789s123s11z")
+        page.click("#f-check")
+        expect(page.locator("#f-result")).to_contain_text("read from the pond across from the camera (seat 2's",
+                                                          timeout=30000)
+        expect(page.locator("#f-result p").first).to_have_text("FURITEN")
+        expect(page.locator("#f-result")).to_contain_text("temporary and riichi furiten are not checked")
+        page.screenshot(path=str(ARTIFACTS / "furiten-across.png"), full_page=True)
 
 
 def test_final_standings_show_each_part_of_the_result_and_the_tab_has_an_icon(server, browser):
