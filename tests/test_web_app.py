@@ -359,7 +359,11 @@ def test_whole_hand_through_the_api(env):
     export = client.get(f"/api/games/{game['id']}/export.json")
     assert export.status_code == 200 and "attachment" in export.headers["Content-Disposition"]
     assert [e["type"] for e in json.loads(export.data)["events"]] == ["game_started", "riichi", "ron"]
-    csv_text = client.get(f"/api/games/{game['id']}/export.csv").get_data(as_text=True)
+    download = client.get(f"/api/games/{game['id']}/export.csv")
+    assert download.headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert download.data.startswith(b"\xef\xbb\xbf")  # Excel's cue that the file is UTF-8
+    csv_text = download.get_data(as_text=True).removeprefix("\ufeff")
+    assert csv_text == assistant.export(game["id"], "csv")  # otherwise the CLI's export, byte for byte
     assert csv_text.splitlines()[0].startswith("hand,round,honba,result")
     games = client.get("/api/games").get_json()["games"]
     assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
@@ -430,7 +434,7 @@ def test_final_standings_carry_the_return_uma_and_oka_apart(env):
     assert parts == [("Aki", 33000, 3000, 20000, 20000, 0, 43000, 43.0), ("Cid", 25000, -5000, 10000, 0, 0, 5000, 5.0),
                      ("Ben", 22000, -8000, -10000, 0, 0, -18000, -18.0),
                      ("Dee", 20000, -10000, -20000, 0, 0, -30000, -30.0)]
-    csv_text = client.get(f"/api/games/{game['id']}/export.csv").get_data(as_text=True)
+    csv_text = client.get(f"/api/games/{game['id']}/export.csv").get_data(as_text=True).removeprefix("\ufeff")
     assert csv_text.splitlines()[-5:] == ["rank,name,raw,above_return,uma,oka,penalty,net",
                                           "1,Aki,33000,3000,20000,20000,0,43.0", "2,Cid,25000,-5000,10000,0,0,5.0",
                                           "3,Ben,22000,-8000,-10000,0,0,-18.0", "4,Dee,20000,-10000,-20000,0,0,-30.0"]
