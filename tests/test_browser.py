@@ -292,6 +292,17 @@ def test_final_standings_show_each_part_of_the_result_and_the_tab_has_an_icon(se
     expect(phone.locator("#standings td[data-part='net']").first).to_have_text("+43")
     assert phone.eval_on_selector("#standings .standings-box", "b => b.scrollWidth <= b.clientWidth")  # no scrolling
     phone.locator("#standings").screenshot(path=str(ARTIFACTS / "scoreboard-standings-phone.png"))
+    # the keeper's page on a phone: its standings' result column in view too, and the furiten page's fields in
+    # their card (they stuck out past it: 386 px against the card's 374)
+    phone.goto(server.url + "/keeper/login")
+    log_in(phone)
+    expect(phone.locator("#standings td[data-part='net']").first).to_have_text("+43")
+    assert phone.eval_on_selector("#standings .standings-box", "b => b.scrollWidth <= b.clientWidth")
+    phone.locator("#standings").screenshot(path=str(ARTIFACTS / "keeper-standings-phone.png"))
+    phone.goto(server.url + "/keeper/furiten")
+    assert phone.evaluate("() => { const card = document.querySelector('.card').getBoundingClientRect().right;"
+                          " return [...document.querySelectorAll('.card input, .card select')]"
+                          ".every((e) => e.getBoundingClientRect().right <= card); }")
     phone.close()
     icon = "(src) => new Promise((done) => { const i = new Image(); i.onload = () => done(i.naturalWidth);" \
            " i.onerror = () => done(-1); i.src = src; })"
