@@ -105,6 +105,7 @@ class Assistant:
         self._cache: tuple[int, dict[str, Any]] | None = None
         self.panel_description = "off"
         if self.store is not None:
+            self._drop_stale_proposal()  # its hand may have ended while the server was down, or by its own confirm
             threading.Thread(target=self._watch_store, name="store-watch", daemon=True).start()
 
     # ---- observation -------------------------------------------------------------------------------------

@@ -338,6 +338,29 @@ def test_pending_proposal_and_photo_links_survive_a_restart(tmp_path):
     b.store.close()
 
 
+def test_a_kept_proposal_whose_hand_ended_while_the_server_was_down_is_dropped_at_start(tmp_path):
+    """Fixed (an acceptance run: kill -9 after a scan, a draw recorded with `jantaku game`, a restart): the kept
+    proposal was confirmed into the next hand, a mangan tsumo nobody scanned. A kill between a confirm's commit and
+    the proposal file's removal would have kept it for a second confirm the same way."""
+    from table.events import ExhaustiveDraw
+
+    a = make_assistant(tmp_path)
+    a.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    a.scan_hand(winner=2, tsumo=True)
+    gid = a.game_id()
+    a.store.close()
+    b = make_assistant(tmp_path)
+    assert b.proposal is not None  # nothing happened meanwhile: kept
+    b.store.append(gid, ExhaustiveDraw(tenpai=()))
+    b.store.close()
+    c = make_assistant(tmp_path)
+    assert c.proposal is None
+    with pytest.raises(InputError):
+        c.confirm_proposal()
+    assert c.store.state(gid).results == 1
+    c.store.close()
+
+
 def test_without_a_recognizer_the_scan_keeps_the_photo_and_says_so(tmp_path):
     from helpers_device import make_config
 
