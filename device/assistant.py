@@ -445,7 +445,12 @@ class Assistant:
         if not cap.jpeg:
             raise CameraError(f"camera: the photo {cap.name} is empty")
         scan_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
-        (self.data / "scans" / f"{scan_id}.jpg").write_bytes(cap.jpeg)
+        path = self.data / "scans" / f"{scan_id}.jpg"
+        try:
+            path.write_bytes(cap.jpeg)
+        except OSError:  # a full disk: no half-written photo is left to be shown as this scan
+            path.unlink(missing_ok=True)
+            raise
         self._prune_scans()
         return scan_id, cap
 

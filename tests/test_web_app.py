@@ -599,6 +599,31 @@ def test_an_internal_error_is_json_and_logged(env, monkeypatch):
     assert "internal error" in resp.get_json()["error"]
 
 
+def test_a_full_disk_is_a_503_with_the_reason_and_leaves_no_empty_photo(env, monkeypatch):
+    """Fixed (an acceptance run on a full tmpfs): a scan and a logout answered 500 "internal error", and the scan
+    left an empty photo behind."""
+    import errno
+    from pathlib import Path
+
+    app, assistant, _ = env
+    app.testing = False
+    client = app.test_client()
+    h = login(client)
+    client.post("/api/game", json={"players": ["Aki", "Ben", "Cid", "Dee"], "preset": "tenhou"}, headers=h)
+    real = Path.write_bytes
+
+    def full(path, data):
+        real(path, data[:0])  # the file is made, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    before = sorted((assistant.data / "scans").glob("*.jpg"))
+    resp = client.post("/api/scan", json={"winner": 1, "tsumo": True}, headers=h)
+    assert resp.status_code == 503
+    assert resp.get_json()["error"].startswith("the device cannot write its data folder (No space left on device)")
+    assert sorted((assistant.data / "scans").glob("*.jpg")) == before
+
+
 def test_a_game_kept_from_the_shell_in_the_same_file_shows_on_the_page(env):
     """`jantaku game` writes the device's game file from another process: the page and its live stream see it
     within a second or two, with no action on the page."""

@@ -102,6 +102,12 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
     def camera_error(exc: CameraError):  # the device's fault, not the request's: try again or fix the camera
         return jsonify(error=str(exc)), 503
 
+    @app.errorhandler(OSError)
+    def disk_error(exc: OSError):  # a full or read-only disk under the data folder: the device's fault, say which
+        log.error("cannot write the data folder on %s %s: %s", request.method, request.path, exc)
+        return jsonify(error=f"the device cannot write its data folder ({exc.strerror or exc}): free space on its "
+                             "disk, or check the folder; nothing more was recorded"), 503
+
     @app.errorhandler(404)
     def not_found(exc):
         if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":

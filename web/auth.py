@@ -99,8 +99,12 @@ class EndedSessions:
             self._ended = {s: t for s, t in self._ended.items() if t > now - self.lifetime}
             self._ended[sid] = now
             tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._ended))
-            tmp.replace(self.path)
+            try:
+                tmp.write_text(json.dumps(self._ended))
+                tmp.replace(self.path)
+            except OSError:  # a full disk: the session ends now, but would come back at a restart; say so (503)
+                tmp.unlink(missing_ok=True)
+                raise
 
 
 def is_keeper() -> bool:
