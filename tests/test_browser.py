@@ -646,3 +646,55 @@ def test_a_zung_jung_game_offers_only_what_the_device_records_and_ends_without_a
     expect(keeper.locator("#draws-card")).to_be_visible()
     board.close()
     keeper.close()
+
+
+SVG_WIDER = "w => Number(document.querySelector('#chart svg')?.getAttribute('width')) > w"
+
+
+def test_the_history_chart_reads_on_a_phone_with_round_ticks(server, browser):
+    """Fixed: the chart's labels shrank with the SVG to 3-5 px on a phone, its ticks were the data's min, mid and
+    max (26100) without a thousands separator and without 0, and the hands were not marked on the x axis."""
+    from playwright.sync_api import expect
+
+    jantaku_game(server, "new", "--players", "Aki,Ben,Cid,Dee", "--rules", "wrc")
+    jantaku_game(server, "ron", "--from", "Aki", "--winner", "Cid", "--han", "3", "--fu", "30")
+    jantaku_game(server, "tsumo", "Ben", "--yakuman", "1")
+    jantaku_game(server, "ron", "--from", "Aki", "--winner", "Dee", "--han", "6", "--fu", "30")  # Aki below 0
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server.url + "/keeper/login")
+    log_in(page)
+    page.goto(server.url + "/keeper/history")
+    expect(page.locator("#chart polyline")).to_have_count(4)
+
+    def ticks() -> tuple[list[str], list[str], list[float]]:
+        ys = page.locator("#chart text.tick.y").all_text_contents()
+        xs = page.locator("#chart text.tick.x").all_text_contents()
+        heights = page.locator("#chart text").evaluate_all("ts => ts.map(t => t.getBoundingClientRect().height)")
+        return ys, xs, heights
+
+    for width in (390, 1280):
+        if width != 390:
+            page.set_viewport_size({"width": width, "height": 844})
+            page.wait_for_function(SVG_WIDER, arg=width - 120)  # drawn again at the new width
+        ys, xs, heights = ticks()
+        assert min(heights) >= 10, (width, heights)  # about 13 CSS px type, not the viewBox's shrunken 3-5 px
+        values = [int(s.replace(",", "")) for s in ys]
+        assert ys == [f"{v:,}" for v in values] and "0" in ys  # 32,700 as the table writes it; 0 labelled
+        step = values[1] - values[0]
+        assert re.fullmatch(r"[125]0*", str(step))  # round ticks, 1-2-5 steps
+        assert all(b - a == step and b % step == 0 for a, b in zip(values, values[1:], strict=False))
+        assert xs == ["1", "2", "3"]  # each hand marked
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function(f"w => !({SVG_WIDER})(w)", arg=390)
+    page.screenshot(path=str(ARTIFACTS / "keeper-history-phone.png"), full_page=True)
+    # 60 hands on a phone: every hand gets a mark, its number only every few hands, none running into the next
+    page.evaluate("async () => { for (let i = 0; i < 57; i++)"
+                  " await J.api('POST', '/api/draw', {tenpai: [0, 1, 2, 3]}); }")
+    page.reload()
+    expect(page.locator("#chart line.mark")).to_have_count(60)
+    xs = [int(s) for s in page.locator("#chart text.tick.x").all_text_contents()]
+    assert 3 <= len(xs) < 20 and re.fullmatch(r"[125]0*", str(xs[0])) and xs == list(range(xs[0], 61, xs[0]))
+    boxes = page.locator("#chart text.tick.x").evaluate_all("ts => ts.map(t => t.getBoundingClientRect())")
+    assert all(a["x"] + a["width"] < b["x"] for a, b in zip(boxes, boxes[1:], strict=False))
+    page.close()

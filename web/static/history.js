@@ -3,33 +3,88 @@
 (() => {
   const COLORS = ["#1f6feb", "#d64545", "#2e7d32", "#8e44ad"];
   const $ = (id) => document.getElementById(id);
+  const ns = "http://www.w3.org/2000/svg";
 
-  function chart(points, names) {
-    const W = 900, H = 320, P = 44;
+  function svgEl(tag, attrs, text) {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  // The smallest step of 1, 2 or 5 times a power of ten (a whole point at least) that cuts lo..hi into at most
+  // `most` parts: ticks a reader can add up (10,000 20,000 30,000), not the data's own min and max.
+  function niceStep(span, most) {
+    const raw = span / Math.max(1, most);
+    const mag = 10 ** Math.floor(Math.log10(raw || 1));
+    const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+    return Math.max(1, step);
+  }
+
+  function yTicks(values, most) {
+    let lo = Math.min(...values), hi = Math.max(...values);
+    if (lo === hi) { const pad = Math.max(1, Math.abs(lo) / 10); lo -= pad; hi += pad; }  // a flat line sits mid-chart
+    const step = niceStep(hi - lo, most);
+    lo = Math.floor(lo / step) * step; hi = Math.ceil(hi / step) * step;
+    const ticks = [];
+    for (let v = lo; v <= hi + step / 2; v += step) ticks.push(v === 0 ? 0 : v);  // no "-0"
+    return { lo, hi, ticks };
+  }
+
+  // Hands labelled every 1, 2, 5, 10, ... so that the labels do not run into each other on a narrow screen.
+  function handStep(hands, room, labelWidth) {
+    for (let mag = 1; ; mag *= 10) {
+      for (const m of [1, 2, 5]) if (hands === 0 || (room / hands) * m * mag >= labelWidth) return m * mag;
+    }
+  }
+
+  // Drawn at the box's own size in CSS pixels (and again when it changes), so that the labels keep the page's
+  // type size on a phone and a TV alike instead of shrinking with a scaled viewBox.
+  function chart(box, points) {
+    const W = Math.floor(box.clientWidth);
+    if (!W) return;
+    const font = parseFloat(getComputedStyle(box).fontSize) || 13;
+    const H = Math.round(Math.min(420, Math.max(240, W * 0.45)));
     const n = points.length;
-    const all = points.flat();
-    const lo = Math.min(...all, 0), hi = Math.max(...all, 1);
-    const x = (i) => P + (n > 1 ? (i * (W - 2 * P)) / (n - 1) : 0);
-    const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo || 1);
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    for (const v of [lo, (lo + hi) / 2, hi]) {
-      const t = document.createElementNS(ns, "text");
-      t.setAttribute("x", 2); t.setAttribute("y", y(v) + 4); t.setAttribute("font-size", 12);
-      t.textContent = Math.round(v);
-      const l = document.createElementNS(ns, "line");
-      l.setAttribute("x1", P); l.setAttribute("x2", W - P); l.setAttribute("y1", y(v)); l.setAttribute("y2", y(v));
-      l.setAttribute("stroke", "#ccd"); svg.append(t, l);
+    const { lo, hi, ticks } = yTicks(points.flat(), Math.floor((H - 3 * font) / (2.5 * font)));
+    const labels = ticks.map((v) => J.num(v));
+    const charW = 0.62 * font;  // a digit's width, near enough, in the system fonts
+    const left = Math.ceil(Math.max(4, ...labels.map((s) => s.length)) * charW) + 12;
+    const right = Math.ceil(font), top = Math.ceil(font), bottom = Math.ceil(font * 2);
+    const plotW = W - left - right, plotH = H - top - bottom;
+    const x = (i) => left + (n > 1 ? (i * plotW) / (n - 1) : 0);
+    const y = (v) => top + ((hi - v) * plotH) / (hi - lo);
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img" });
+    ticks.forEach((v, k) => {
+      svg.append(svgEl("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === 0 ? "zero" : "grid" }),
+        svgEl("text", { x: left - 6, y: y(v), class: "tick y", "text-anchor": "end", "dominant-baseline": "middle" },
+          labels[k]));
+    });
+    const base = top + plotH;
+    const every = handStep(n - 1, plotW, Math.ceil(String(n - 1).length * charW) + 10);
+    for (let i = 1; i < n; i++) {
+      if (n > 1 && plotW / (n - 1) >= 3) svg.append(svgEl("line", { x1: x(i), x2: x(i), y1: base, y2: base + 4, class: "mark" }));
+      if (i % every === 0) {
+        svg.append(svgEl("text", { x: x(i), y: base + 6 + font, class: "tick x", "text-anchor": "middle" }, i));
+      }
     }
+    svg.append(svgEl("text", { x: left - 6, y: base + 6 + font, class: "axis", "text-anchor": "end" }, "hand"));
     for (let seat = 0; seat < 4; seat++) {
-      const line = document.createElementNS(ns, "polyline");
-      line.setAttribute("points", points.map((row, i) => `${x(i)},${y(row[seat])}`).join(" "));
-      line.setAttribute("stroke", COLORS[seat]);
-      line.setAttribute("data-seat", seat);
-      svg.append(line);
+      const pts = points.map((row, i) => `${x(i)},${y(row[seat])}`);
+      svg.append(svgEl("polyline", { points: pts.join(" "), stroke: COLORS[seat], "data-seat": seat }));
+      if (n === 1 || plotW / (n - 1) >= 12) {  // dots while there is room, so a lone hand still shows
+        for (const p of pts) { const [cx, cy] = p.split(","); svg.append(svgEl("circle", { cx, cy, r: 3.5, fill: COLORS[seat] })); }
+      }
     }
-    $("chart").replaceChildren(svg);
+    box.replaceChildren(svg);
+  }
+
+  function drawChart(points, names) {
+    const box = $("chart");
+    let width = 0;
+    new ResizeObserver(() => {
+      if (box.clientWidth !== width) { width = box.clientWidth; chart(box, points); }
+    }).observe(box);
     $("legend").replaceChildren(...names.map((name, seat) => {
       const s = J.el("span", {}, name); s.style.setProperty("--c", COLORS[seat]); return s;
     }));
@@ -40,7 +95,7 @@
       const h = await J.api("GET", "/api/history");
       if (!h.game) { $("chart").textContent = "No game yet."; }
       else {
-        chart(h.points, h.names);
+        drawChart(h.points, h.names);
         const thead = $("hands").querySelector("thead");
         thead.replaceChildren(J.el("tr", {}, J.el("th", {}, "#"), J.el("th", {}, "Hand"), J.el("th", {}, "What happened"),
           ...h.names.map((nm) => J.el("th", { class: "num" }, nm))));
