@@ -1,4 +1,5 @@
-"""Which photos the reader calls toned (sepia, one tint), so that red fives cannot show: colour photos must not be.
+"""Which photos the reader notes as unable to show colour (toned, dark, few colours), so that red fives may not
+show: colour photos must not be.
 
     .venv/bin/python tests/bench/bench_tint.py [--scenes 60] [--json]
 
@@ -6,7 +7,8 @@ Colour: the shared real photos and the bundled ones, as taken, under every chang
 strong warm cast, and shrunk to a ninth of a grey frame (with and without the cast); plus rendered scenes of four
 mixes (round 2, 3, 8, 9). Toned (JPEG 70 each): the CSS sepia matrix, the same 30 % brighter (clipped), a sepia ramp
 and a blue one laid on the brightness, and the sepia photo shrunk into a grey frame (two tints, not one). Prints how
-many of each the note is given to; colour photos given it are false notes.
+many of each the note is given to; colour photos given it are false notes. The same for dark copies (x 0.22 with a
+little noise, and x 0.4, dim but light enough, which must not be noted) and palette copies (256 colours, as a GIF).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bench_camera_shifts import SHIFTS  # noqa: E402
 
 from device.config import SAMPLE_PHOTOS  # noqa: E402
 from vision.bench import PHOTO_LABELS, machine  # noqa: E402
-from vision.photo import _one_tint, load_photo  # noqa: E402
+from vision.photo import load_photo, picture_notes  # noqa: E402
 from vision.synth import make_scene  # noqa: E402
 
 SEPIA = np.array([[0.131, 0.534, 0.272], [0.168, 0.686, 0.349], [0.189, 0.769, 0.393]])  # BGR out of BGR in
@@ -52,6 +54,27 @@ def _framed(img: np.ndarray) -> np.ndarray:
     return cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA)
 
 
+def _colour_note(img: np.ndarray) -> str | None:
+    """The reader's note on the photo's colour, by its first words: "one tint", "dark", "only" (few colours)."""
+    for note in picture_notes(img):
+        for key, words in (("one tint", "colours are one tint"), ("dark", "is dark"), ("palette", "has only")):
+            if words in note:
+                return key
+    return None
+
+
+def _palette(img: np.ndarray) -> np.ndarray:
+    from PIL import Image
+
+    gif = Image.fromarray(img[..., ::-1]).convert("P", palette=Image.Palette.ADAPTIVE).convert("RGB")
+    return np.ascontiguousarray(np.asarray(gif)[..., ::-1])
+
+
+def _dark(img: np.ndarray, gain: float) -> np.ndarray:
+    noise = np.random.default_rng(2).normal(0, 3, img.shape)
+    return np.clip(img * gain + noise, 0, 255).astype(np.uint8)
+
+
 def _warm(img: np.ndarray) -> np.ndarray:
     return _matrix(img, np.diag([0.7, 0.95, 1.2]))
 
@@ -63,6 +86,8 @@ TONED = {"sepia": lambda i: _jpeg(_matrix(i, SEPIA)),
          "sepia ramp": lambda i: _jpeg(_ramp(i, (0.55, 0.8, 1.0))),
          "blue ramp": lambda i: _jpeg(_ramp(i, (1.0, 0.85, 0.7))),
          "sepia in a grey frame": lambda i: _jpeg(_framed(_matrix(i, SEPIA)))}
+NOTED = {"dark (x 0.22)": ("dark", lambda i: _jpeg(_dark(i, 0.22))), "palette (GIF)": ("palette", _palette)}
+DIM = {"dim (x 0.4)": lambda i: _jpeg(_dark(i, 0.4))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,15 +98,19 @@ def main(argv: list[str] | None = None) -> int:
     paths = sorted(p for p in [*PHOTO_LABELS.parent.glob("*"), *SAMPLE_PHOTOS.glob("*")]
                    if p.suffix.lower() in (".jpg", ".jpeg"))
     photos = {p.name: load_photo(p) for p in paths}
-    colour: dict[str, list[str]] = {"as taken": [n for n, img in photos.items() if _one_tint(img)]}
+    colour: dict[str, list[str]] = {"as taken": [f"{n}: {m}" for n, img in photos.items() if (m := _colour_note(img))]}
     for name, (_, change) in SHIFTS.items():
         changed = {n: change(img) for n, img in photos.items()}
-        colour[f"shift {name}"] = [n for n, c in changed.items() if _one_tint(c[0] if isinstance(c, tuple) else c)]
-    for name, change in COLOUR.items():
-        colour[name] = [n for n, img in photos.items() if _one_tint(change(img))]
-    scenes = [f"mix {mix} scene {k}" for mix in (2, 3, 8, 9) for k in range(args.scenes)
-              if _one_tint(make_scene(5000 + k, mix=mix).image)]
-    toned = {name: [n for n, img in photos.items() if _one_tint(change(img))] for name, change in TONED.items()}
+        colour[f"shift {name}"] = [f"{n}: {m}" for n, c in changed.items()
+                                   if (m := _colour_note(c[0] if isinstance(c, tuple) else c))]
+    for name, change in {**COLOUR, **DIM}.items():
+        colour[name] = [f"{n}: {m}" for n, img in photos.items() if (m := _colour_note(change(img)))]
+    scenes = [f"mix {mix} scene {k}: {m}" for mix in (2, 3, 8, 9) for k in range(args.scenes)
+              if (m := _colour_note(make_scene(5000 + k, mix=mix).image))]
+    toned = {name: [n for n, img in photos.items() if _colour_note(change(img)) == "one tint"]
+             for name, change in TONED.items()}
+    toned |= {name: [n for n, img in photos.items() if _colour_note(change(img)) == key]
+              for name, (key, change) in NOTED.items()}
     report = {"machine": machine(), "photos": len(photos), "scenes": 4 * args.scenes,
               "colour_called_toned": {k: v for k, v in colour.items() if v}, "scenes_called_toned": scenes,
               "toned_noted": {k: len(v) for k, v in toned.items()}}
@@ -89,11 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=1))
     else:
         print(f"{report['machine']}; {len(photos)} photos, {4 * args.scenes} rendered scenes")
-        print(f"colour photos noted as toned, over {len(colour)} versions each: "
+        print(f"colour photos noted as toned, dark or of few colours, over {len(colour)} versions each: "
               f"{sum(map(len, colour.values()))} {report['colour_called_toned'] or ''}")
-        print(f"rendered scenes noted as toned: {len(scenes)} {scenes or ''}")
+        print(f"rendered scenes noted as toned, dark or of few colours: {len(scenes)} {scenes or ''}")
         for name, n in report["toned_noted"].items():
-            print(f"toned, {name}: {n} of {len(photos)} noted")
+            print(f"{name}: {n} of {len(photos)} noted")
     return 0
 
 
