@@ -744,7 +744,8 @@ def _cmd_list(args) -> int:
         print(json.dumps([g.to_json() for g in games], ensure_ascii=False))
         return 0
     if not games:
-        print("no games yet")
+        where = "" if _db_path(args).exists() else f" (there is no game database at {_db_path(args)})"
+        print(f"no games yet{where}")
     for g in games:
         status = "over" if g.over else g.round_name
         print(f"{g.id:>4}  {g.created_at[:16]}  {g.preset:<11} {status:<9} {', '.join(g.players)}")

@@ -136,7 +136,7 @@ def test_a_mistyped_db_is_reported_not_created(jantaku, tmp_path):
     for args in (("show",), ("riichi", "0"), ("export", "--csv")):
         code, _, err = jantaku("game", *args, "--db", str(typo))
         assert code == 2 and f"there is no game database at {typo}" in err, args
-    assert ok(jantaku, "game", "list", "--db", str(typo)) == "no games yet\n"
+    assert ok(jantaku, "game", "list", "--db", str(typo)) == f"no games yet (there is no game database at {typo})\n"
     assert not typo.parent.exists()
     (tmp_path / "a-file").write_text("")
     code, _, err = jantaku("game", "new", "--players", "A,B,C,D", "--db", str(tmp_path / "a-file" / "x.db"))
