@@ -28,6 +28,7 @@ from device.config import Config
 from device.recognition import Reader, load_reader
 from table.errors import InputError, NotFound
 from table.names import MAX_REASON
+from vision.view import SEAT_NAMES
 
 log = logging.getLogger("jantaku.assistant")
 
@@ -35,8 +36,6 @@ OUTSIDE_WRITES = 1.0  # seconds between looks at the game file for writes by oth
 UNRECORDED_SCANS_KEPT = 30  # photos that never became a recorded hand, newest first (about 3 MB each)
 FURITEN_CAVEAT = ("discard furiten only: temporary and riichi furiten are not checked (they need the turn order, "
                   "which one look at the table does not show)")
-POND_SIDES = ("near", "right", "across", "left")
-"""A photo's ponds from the seat nearest the camera round the table: the next seat sits on its right."""
 SITUATION_FLAGS = ("ippatsu", "double_riichi", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
 
 
@@ -684,7 +683,7 @@ class Assistant:
         by where they lie from the camera; the camera's near side is `camera.near_seat`'s (0 by default), and
         the seats go round counterclockwise, so the next seat's pond is on the right."""
         near = self.config.camera.near_seat
-        side = POND_SIDES[(seat - near) % 4]
+        side = SEAT_NAMES[(seat - near) % 4]  # a photo's ponds: the next seat sits on the near one's right
         where = "nearest the camera" if side == "near" else f"{side} from the camera"
         if side not in ponds:
             seen = ", ".join(ponds) or "none"
