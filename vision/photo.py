@@ -141,27 +141,36 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
         notes.append(f"{OVER_EXPOSED_NOTE}: {burnt} of {len(faces)} tile faces are burnt white in the middle, "
                      "so a white dragon looks like a light back and faint marks fade; check them, or take it again "
                      "with less light")
-    sample = img[::7, ::7].astype(np.int16)
-    light = int(np.percentile(cv2.cvtColor(img[::7, ::7], cv2.COLOR_BGR2GRAY), 99.5))
-    pixels = img.reshape(-1, 3)[::max(1, img.shape[0] * img.shape[1] // 250_000)].astype(np.int32)
-    colours = len(np.unique(pixels @ np.array([1, 256, 65536], np.int32)))
-    if np.abs(sample[..., 0] - sample[..., 1]).max() <= 2 and np.abs(sample[..., 1] - sample[..., 2]).max() <= 2:
-        notes.append("the photo has no colour: red fives read as plain fives and blank white dragons may read as "
-                     "backs; check them")
-    elif light < DARK:
-        notes.append(f"the photo is dark (its lightest parts at {light} of 255): colours and faint marks hardly "
-                     "show, so a red five may read as a plain five and tiles may be missed; take it again with "
-                     "more light")
-    elif colours <= PALETTE < len(pixels) // 4:
-        notes.append(f"the photo has only {colours} colours (a GIF, or a PNG saved with a palette): red fives may "
-                     "read as plain fives and faint marks may be lost; check them, or use the original photo")
-    elif _one_tint(img):
-        notes.append("the photo's colours are one tint (a sepia or toned black-and-white filter): red fives read as "
-                     "plain fives; check them")
+    colour = _colour_note(img)
+    if colour:
+        notes.append(colour)
     if flat >= 0.02 * len(img):
         notes.append(f"the bottom {flat / len(img):.0%} of the photo is flat grey (a file cut short?): tiles there "
                      "were not seen")
     return notes
+
+
+def _colour_note(img: np.ndarray) -> str | None:
+    """Why red fives may not show, if the photo's colour says so; each measure taken only when the ones before it
+    said nothing."""
+    sample = img[::7, ::7]
+    wide = sample.astype(np.int16)
+    if np.abs(wide[..., 0] - wide[..., 1]).max() <= 2 and np.abs(wide[..., 1] - wide[..., 2]).max() <= 2:
+        return ("the photo has no colour: red fives read as plain fives and blank white dragons may read as backs; "
+                "check them")
+    light = int(np.percentile(cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY), 99.5))
+    if light < DARK:
+        return (f"the photo is dark (its lightest parts at {light} of 255): colours and faint marks hardly show, so a "
+                "red five may read as a plain five and tiles may be missed; take it again with more light")
+    pixels = img.reshape(-1, 3)[::max(1, img.shape[0] * img.shape[1] // 250_000)].astype(np.int32)
+    colours = len(np.unique(pixels @ np.array([1, 256, 65536], np.int32)))
+    if colours <= PALETTE < len(pixels) // 4:
+        return (f"the photo has only {colours} colours (a GIF, or a PNG saved with a palette): red fives may read as "
+                "plain fives and faint marks may be lost; check them, or use the original photo")
+    if _one_tint(img):
+        return "the photo's colours are one tint (a sepia or toned black-and-white filter): red fives read as plain " \
+               "fives; check them"
+    return None
 
 
 def _one_tint(img: np.ndarray) -> bool:

@@ -28,7 +28,8 @@ from bench_camera_shifts import SHIFTS  # noqa: E402
 
 from device.config import SAMPLE_PHOTOS  # noqa: E402
 from vision.bench import PHOTO_LABELS, machine  # noqa: E402
-from vision.photo import load_photo, picture_notes  # noqa: E402
+from vision.photo import _colour_note as colour_note  # noqa: E402
+from vision.photo import load_photo  # noqa: E402
 from vision.synth import make_scene  # noqa: E402
 
 SEPIA = np.array([[0.131, 0.534, 0.272], [0.168, 0.686, 0.349], [0.189, 0.769, 0.393]])  # BGR out of BGR in
@@ -55,12 +56,10 @@ def _framed(img: np.ndarray) -> np.ndarray:
 
 
 def _colour_note(img: np.ndarray) -> str | None:
-    """The reader's note on the photo's colour, by its first words: "one tint", "dark", "only" (few colours)."""
-    for note in picture_notes(img):
-        for key, words in (("one tint", "colours are one tint"), ("dark", "is dark"), ("palette", "has only")):
-            if words in note:
-                return key
-    return None
+    """The reader's note on the photo's colour, by its kind: "one tint", "dark", "palette" (few colours)."""
+    note = colour_note(img) or ""
+    return next((key for key, words in (("one tint", "colours are one tint"), ("dark", "is dark"),
+                                        ("palette", "has only")) if words in note), None)
 
 
 def _palette(img: np.ndarray) -> np.ndarray:
