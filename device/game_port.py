@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from table.errors import InputError
-from table.game import WIND_NAMES, void_riichi
+from table.game import SYSTEM_TITLES, WIND_NAMES, void_riichi
 from table.names import isolate
 from table.tiles import WIND_LETTERS
 
@@ -328,7 +328,6 @@ def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> di
 
 
 VALUE_UNITS = {"zungjung": "points", "mcr": "fan"}
-SYSTEM_TITLES = {"zungjung": "Zung Jung", "mcr": "MCR"}
 
 
 def system_of(preset: str) -> str:

@@ -15,6 +15,7 @@ from typing import IO
 
 from table.cli_options import Once
 from table.errors import InputError
+from table.game import SYSTEM_TITLES
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld, read_tiles
 from table.hand_rules import HandRules
 from table.jsonl_input import hand_fields, jsonl_object, wind_fields
@@ -26,9 +27,6 @@ FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "h
          "chiihou", "renhou")
 JSONL_FIELDS = frozenset({"hand", "win", "melds", "dora", "ura", "seat", "round", "honba", "riichi_sticks",
                           "rules", "system", *FLAGS})
-
-
-_SYSTEM_WORDS = {"zungjung": "Zung Jung", "mcr": "MCR"}
 
 
 def resolve_rules(name: str | None) -> HandRules:
@@ -316,7 +314,7 @@ def run_waits(args: argparse.Namespace) -> int:
                          "jantaku waits 1112345678999m --discards 9m")
     rules = resolve_rules(args.rules)
     if args.discards is not None and rules.system != "riichi":
-        raise InputError(f"--discards checks riichi furiten, and {_SYSTEM_WORDS[rules.system]} has none (the club's "
+        raise InputError(f"--discards checks riichi furiten, and {SYSTEM_TITLES[rules.system]} has none (the club's "
                          "text: \"no Furiten rules are in effect\"; a discard win there is always allowed): drop "
                          "--discards to list the waits")
     found = waits(tiles, melds, rules)
