@@ -183,21 +183,22 @@ class GameStore:
         except sqlite3.Error as exc:
             raise InputError(_db_problem(path, exc)) from None
         try:
-            self._refuse_foreign()
+            version = self._refuse_foreign()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
-            if int(self._db.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION:  # a new file
+            if version < SCHEMA_VERSION:  # a new file, or one from before the format was kept
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
             raise InputError(_db_problem(path, exc)) from None
         self._cache: dict[int, _Cached] = {}
 
-    def _refuse_foreign(self) -> None:
+    def _refuse_foreign(self) -> int:
         """Stop before touching another program's SQLite file: opening it must not add our tables or switch
-        its journal to WAL (a mistyped `--db` would otherwise change someone else's database)."""
+        its journal to WAL (a mistyped `--db` would otherwise change someone else's database). Nor a log of a later
+        format. Returns the file's format (0: new, or kept before formats were)."""
         tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
                   if not name.startswith("sqlite_")}
         columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
@@ -211,6 +212,7 @@ class GameStore:
             self._db.close()
             raise InputError(f"the game database {self.path} was written by a newer jantaku (log format {version}; "
                              f"this one reads format {SCHEMA_VERSION} and older): upgrade jantaku to use it")
+        return version
 
     # -- lifecycle --------------------------------------------------------------------------------
 
