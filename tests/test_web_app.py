@@ -623,6 +623,13 @@ def test_a_full_disk_is_a_503_with_the_reason_and_leaves_no_empty_photo(env, mon
     assert resp.get_json()["error"].startswith("the device cannot write its data folder (No space left on device)")
     assert sorted((assistant.data / "scans").glob("*.jpg")) == before
 
+    def refused(path, data):  # not the disk: a fault of ours, answered as one
+        raise ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+
+    monkeypatch.setattr(Path, "write_bytes", refused)
+    resp = client.post("/api/scan", json={"winner": 1, "tsumo": True}, headers=h)
+    assert resp.status_code == 500 and "internal error" in resp.get_json()["error"]
+
 
 def test_a_game_kept_from_the_shell_in_the_same_file_shows_on_the_page(env):
     """`jantaku game` writes the device's game file from another process: the page and its live stream see it

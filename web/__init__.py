@@ -6,6 +6,7 @@ compute a score themselves, they call the assistant's actions and show its snaps
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import secrets
@@ -20,6 +21,7 @@ from table.errors import InputError, NotFound
 
 log = logging.getLogger("jantaku.web")
 SESSION_SECONDS = 12 * 3600  # a keeper's login lasts the evening
+DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EIO}  # the data folder unwritable
 CACHEABLE = ("/static/", "/tiles/", "/photo/", "/favicon.ico")  # the same bytes for anyone: the rest is no-store
 
 
@@ -104,6 +106,8 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
 
     @app.errorhandler(OSError)
     def disk_error(exc: OSError):  # a full or read-only disk under the data folder: the device's fault, say which
+        if exc.errno not in DISK_ERRORS:  # any other OSError is a fault of ours, as before
+            return server_error(exc)
         log.error("cannot write the data folder on %s %s: %s", request.method, request.path, exc)
         return jsonify(error=f"the device cannot write its data folder ({exc.strerror or exc}): free space on its "
                              "disk, or check the folder; nothing more was recorded"), 503
