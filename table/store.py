@@ -177,6 +177,7 @@ class GameStore:
                 raise InputError(f"cannot make the folder {self.path.parent} for the game database: {exc.strerror}") \
                     from None
         self._lock = threading.RLock()
+        self.read_only = False
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                                        timeout=busy_timeout)
@@ -192,15 +193,38 @@ class GameStore:
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
-            raise InputError(_db_problem(path, exc)) from None
+            if not self._open_read_only(exc, busy_timeout):
+                raise InputError(_db_problem(path, exc)) from None
         self._cache: dict[int, _Cached] = {}
+
+    def _open_read_only(self, exc: sqlite3.Error, busy_timeout: float) -> bool:
+        """A log this user or medium cannot write (a backup on a locked SD card or a CD, the server's file read by
+        another user) can still be shown and exported: open it read-only, where a write then says it is read-only.
+        SQLite reads a WAL file read-only only beside its `-shm`; with none there (no server has it open: nothing
+        can be writing) the file is read as immutable."""
+        if not ("readonly" in str(exc) or "unable to open" in str(exc)) or not self.path.is_file():
+            return False
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True, isolation_level=None,
+                                           check_same_thread=False, timeout=busy_timeout)
+            except sqlite3.Error:
+                continue
+            try:
+                self._refuse_foreign()  # another program's file, or a later format, is named as such
+                if set(COLUMNS) <= self._tables():
+                    self.read_only = True
+                    return True
+            except sqlite3.Error:
+                pass
+            self._db.close()
+        return False
 
     def _refuse_foreign(self) -> int:
         """Stop before touching another program's SQLite file: opening it must not add our tables or switch
         its journal to WAL (a mistyped `--db` would otherwise change someone else's database). Nor a log of a later
         format. Returns the file's format (0: new, or kept before formats were)."""
-        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-                  if not name.startswith("sqlite_")}
+        tables = self._tables()
         columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                    for table in COLUMNS if table in tables}
         if tables and any(not want <= columns.get(table, set()) for table, want in COLUMNS.items()):
@@ -213,6 +237,10 @@ class GameStore:
             raise InputError(f"the game database {self.path} was written by a newer jantaku (log format {version}; "
                              f"this one reads format {SCHEMA_VERSION} and older): upgrade jantaku to use it")
         return version
+
+    def _tables(self) -> set[str]:
+        return {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                if not name.startswith("sqlite_")}
 
     # -- lifecycle --------------------------------------------------------------------------------
 

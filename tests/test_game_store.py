@@ -284,6 +284,32 @@ def test_a_log_from_a_newer_jantaku_a_folder_and_a_read_only_file_say_what_they_
     assert "is its disk full?" in _db_problem(path, sqlite3.OperationalError("database or disk is full"))
 
 
+def test_a_log_on_a_read_only_medium_is_shown_and_exported_and_refuses_writes(tmp_path):
+    """Fixed (session 29's open list): a log on a locked SD card or any read-only mount could not even be shown,
+    since opening it wanted to write (WAL, the schema). The medium is a real read-only bind mount, made in a user
+    and mount namespace (`unshare -rm`) where the kernel allows one."""
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode != 0:
+        pytest.skip("no user namespaces here (unshare -rm) to mount a folder read-only")
+    folder = tmp_path / "card"
+    path = folder / "games.sqlite3"
+    with GameStore(path) as s:
+        s.append(s.new_game(PLAYERS, "tenhou"), RiichiDeclared(0))
+    assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3"]  # closed: no -wal or -shm beside it
+    jantaku = f"{sys.executable} -m device.cli game --db {path}"
+    script = (f"mount -o bind,ro {folder} {folder} && cd {Path(__file__).parents[1]} && "
+              f"{jantaku} show --json && {jantaku} list; {jantaku} riichi Bob")
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert done.returncode == 2, done.stderr
+    shown = json.loads(done.stdout[:done.stdout.rindex("}") + 1])
+    assert shown["points"] == [24000, 25000, 25000, 25000] and shown["riichi_sticks"] == 1
+    assert "East 1    Ann, Bob, Cid, Dee" in done.stdout
+    assert "is read-only (its file, folder or disk): nothing was recorded" in done.stderr
+    assert "Traceback" not in done.stderr
+    with GameStore(path) as s:  # the mount gone, the log is as it was and takes writes again
+        assert s.state(1).points == (24000, 25000, 25000, 25000)
+
+
 def test_another_programs_sqlite_file_is_refused_and_left_as_it_was(tmp_path):
     path = tmp_path / "notes.sqlite3"
     with sqlite3.connect(path) as db:
