@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -105,6 +106,7 @@ def serve(args: argparse.Namespace) -> int:
         return CONFIG_ERROR
     setup_logging(config.log_level)
     log = logging.getLogger("jantaku.serve")
+    made = [p for p in (config.data_path / "serve.lock", config.data_path) if not p.exists()]
     lock = lock_data_folder(config.data_path)
     late = _LateApp()  # the port is taken before the slow start (recognizer, panel), so a busy one fails at once
     try:
@@ -112,6 +114,10 @@ def serve(args: argparse.Namespace) -> int:
                                connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku",
                                max_request_body_size=MAX_BODY)
     except (OSError, ValueError) as exc:  # ValueError: waitress finds no such address (a host that is not one)
+        lock.close()
+        with contextlib.suppress(OSError):  # a refused start leaves no empty data folder behind (the lock is
+            for path in made:  # taken before the port so that a second server on the folder is named as such)
+                path.unlink() if path.is_file() else path.rmdir()
         raise InputError(f"cannot listen on {config.host}:{config.port}: {getattr(exc, 'strerror', None) or exc}"
                          ) from None
     try:

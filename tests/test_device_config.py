@@ -185,7 +185,7 @@ def test_a_busy_port_is_refused_before_anything_is_loaded_or_written(tmp_path, m
         port = busy.getsockname()[1]
         assert main(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-panel", "--data", "data"]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
-    assert not (tmp_path / "data" / "games.sqlite3").exists()  # no store opened, no game auto-started
+    assert not (tmp_path / "data").exists()  # no store opened, no game auto-started, no empty folder left
 
 
 def test_a_bad_config_file_is_exit_78_which_the_service_does_not_restart_on(tmp_path, monkeypatch, capsys):
