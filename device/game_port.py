@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from table.errors import InputError
-from table.game import SYSTEM_TITLES, WIND_NAMES, void_riichi
+from table.game import SYSTEM_TITLES, VALUE_UNITS, WIND_NAMES, void_riichi
 from table.names import isolate
 from table.tiles import WIND_LETTERS
 
@@ -327,9 +327,6 @@ def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> di
 # ---- state as page data ---------------------------------------------------------------------------------
 
 
-VALUE_UNITS = {"zungjung": "points", "mcr": "fan"}
-
-
 def system_of(preset: str) -> str:
     """The preset's scoring system ("riichi", "zungjung", "mcr"); riichi when the preset is unknown here."""
     from table.presets import PRESETS
@@ -421,6 +418,8 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "id": game_id,
         "preset": state.preset,
         "system": system,
+        "system_title": SYSTEM_TITLES[system],
+        "value_unit": VALUE_UNITS.get(system, "points"),
         "preset_title": preset_title(state.preset),
         "round": state.round_name,
         "round_wind": WIND_NAMES[state.round_wind],

@@ -620,7 +620,8 @@ def test_a_zung_jung_game_offers_only_what_the_device_records_and_ends_without_a
     keeper.on("dialog", lambda d: d.accept())
     keeper.goto(server.url + "/keeper/login")
     log_in(keeper)
-    expect(keeper.locator("#other-system")).to_contain_text("record its wins with `jantaku game ron/tsumo")
+    expect(keeper.locator("#other-system")).to_contain_text(
+        "This game follows Zung Jung rules: record its wins with `jantaku game ron/tsumo …` on the device (points")
     for hidden in ("#riichi-card", "#win-card", "#hanfu-card", "[data-tenpai='0']", "#abortive", "#chombo", "#pao"):
         expect(keeper.locator(hidden)).to_be_hidden()
     expect(keeper.locator("label:has([data-adjust='1'])")).to_have_text("Bob")  # each amount named by its player

@@ -116,10 +116,9 @@
     for (const node of document.querySelectorAll(".riichi-only, .play-only")) {
       node.hidden = (other && node.classList.contains("riichi-only")) || (over && node.classList.contains("play-only"));
     }
-    const title = other ? (g.system === "mcr" ? "MCR" : "Zung Jung") : "";
     $("other-system").hidden = !other || over;
     $("other-system").textContent = other
-      ? `This is ${g.system === "mcr" ? "an" : "a"} ${title} game: record its wins with \`jantaku game ron/tsumo …\` on the device (${g.system === "mcr" ? "fan" : "points"} by hand or the tiles). Draws, adjustments, ending the game, undo and redo work here.`
+      ? `This game follows ${g.system_title} rules: record its wins with \`jantaku game ron/tsumo …\` on the device (${g.value_unit} by hand or the tiles). Draws, adjustments, ending the game, undo and redo work here.`
       : "";
     $("draw").textContent = other ? "Draw" : "Exhaustive draw";
     $("draws-title").textContent = other ? "Draws and adjustments" : "Draws, chombo, adjustments";
