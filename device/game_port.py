@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from table.errors import InputError
-from table.game import SYSTEM_TITLES, VALUE_UNITS, WIND_NAMES, void_riichi
+from table.game import SYSTEM_TITLES, VALUE_UNITS, WIND_NAMES, hand_rows, void_riichi
 from table.names import isolate
 from table.tiles import WIND_LETTERS
 
@@ -441,24 +441,15 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
 
 
 def history_view(store, game_id: int) -> dict[str, Any]:
-    """Points after every finished hand (the chart) and one line per hand."""
+    """Points after every row of the game's record (the chart) and the rows, numbered as in the CSV export."""
     states = store.history(game_id)
-    first = states[0]
-    points = [list(first.points)]
-    hands = []
-    previous = first
-    for st in states[1:]:
-        if st.last_hand is not None and st.last_hand is not previous.last_hand:
-            points.append(list(st.points))
-            summary = st.last_hand.summary([isolate(n) for n in st.players])
-            where, _, what = summary.partition(": ")
-            hands.append({"round": where, "title": what, "points": list(st.points)})
-        elif st.points != previous.points and (st.over or st.riichi == previous.riichi):  # not a riichi deposit
-            points.append(list(st.points))
-            what = f"game over ({st.over_reason})" if st.over else "adjustment"
-            hands.append({"round": st.round_name, "title": what, "points": list(st.points)})
-        previous = st
-    return {"game": game_id, "names": list(first.players), "points": points, "hands": hands}
+    names = [isolate(n) for n in states[0].players]
+    rows = hand_rows(states)
+    return {"game": game_id, "names": list(states[0].players),
+            "points": [list(states[0].points), *(list(row.state.points) for row in rows)],
+            "hands": [{"number": row.hand.number if row.hand else None, "round": row.round_name,
+                       "title": row.result(names), "changes": list(row.changes), "points": list(row.state.points)}
+                      for row in rows]}
 
 
 def games_view(store) -> list[dict[str, Any]]:

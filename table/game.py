@@ -19,6 +19,7 @@ are refused with the reason.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -353,6 +354,55 @@ def history(events: Iterable[Event]) -> list[GameState]:
     for event in effective[1:]:
         states.append(apply(states[-1], event))
     return states
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One line of a game's record (the CSV and JSON exports, the history page): a finished hand (chombo included),
+    an adjustment, or the game's end. `changes` is each seat's change since the row before, a hand's riichi
+    deposits included, so that they add up from the starting points to `state.points`."""
+
+    kind: str  # "hand", "adjustment" or "end"
+    state: GameState  # after the row
+    changes: tuple[int, ...]
+
+    @property
+    def hand(self) -> HandResult | None:
+        return self.state.last_hand if self.kind == "hand" else None
+
+    @property
+    def round_name(self) -> str:
+        return self.hand.round_name if self.hand else self.state.round_name
+
+    @property
+    def honba(self) -> int:
+        return self.hand.honba if self.hand else self.state.honba
+
+    def result(self, players: Sequence[str]) -> str:
+        """The row in words: "ron, Bob from Cid", "adjustment", "game over (...)"."""
+        if self.hand:
+            return self.hand.summary(players).split(": ", 1)[1]
+        return f"game over ({self.state.over_reason})" if self.kind == "end" else "adjustment"
+
+
+def hand_rows(states: Sequence[GameState]) -> list[HandRow]:
+    """The rows of a game's record from `history`: a riichi deposit or a pao declaration is no row of its own."""
+    rows = []
+    base = states[0].points  # the score after the latest row
+    for previous, state in itertools.pairwise(states):
+        hand = state.last_hand
+        if hand is not previous.last_hand and hand is not None:
+            kind, since = "hand", base
+        elif state.over and not previous.over:
+            kind, since = "end", base
+        elif state.points != previous.points and state.riichi == previous.riichi:
+            kind, since = "adjustment", previous.points
+        else:
+            continue
+        changes = tuple(a - b for a, b in zip(state.points, since, strict=True))
+        base = tuple(b + d for b, d in zip(base, changes, strict=True))
+        rows.append(HandRow(kind, state, changes))
+    return rows
 
 
 def start(event: Event) -> GameState:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import itertools
 import json
 import os
 import sqlite3
@@ -27,7 +26,7 @@ from typing import Any
 
 from table.errors import InputError, NotFound
 from table.events import Event, GameStarted, Redo, Undo, event_from_json
-from table.game import GameState, apply, check_new, fold, history, resolve, start
+from table.game import GameState, apply, check_new, fold, hand_rows, history, resolve, start
 from table.names import check_new_names
 
 STANDING_PARTS = ("raw", "above_return", "uma", "oka", "penalty", "net")
@@ -372,14 +371,22 @@ class GameStore:
 
     @_guarded
     def export_json(self, game_id: int) -> dict[str, Any]:
-        """The game as JSON: the events in effect (replayable), the full log with times, and the state."""
+        """The game as JSON: the events in effect (replayable), the full log with times, the state, and the CSV's
+        rows (`hands`: each with every seat's `changes` and `points` after it, so a han-and-fu win's payments
+        are there without pricing it again)."""
         entries = self.log(game_id)
         log = [e.event for e in entries]
+        states = history(log)
+        players, counters = states[0].players, states[0].rules.counts_honba
         return {
             "game_id": game_id,
             "events": [e.to_json() for e in resolve(log)],
             "log": [{"seq": e.seq, "recorded_at": e.recorded_at, "event": e.event.to_json()} for e in entries],
-            "state": fold(log).to_json(),
+            "state": states[-1].to_json(),
+            "hands": [{"hand": row.hand.number if row.hand else None, "round": row.round_name,
+                       **({"honba": row.honba} if counters else {}), "result": row.result(players),
+                       "changes": list(row.changes), "points": list(row.state.points)}
+                      for row in hand_rows(states)],
         }
 
     @_guarded
@@ -399,26 +406,10 @@ class GameStore:
         writer.writerow(["hand", "round", *(["honba"] if counters else []), "result",
                          *(f"{p} change" for p in players), *players, *(name for name, _ in states[0].on_table)])
 
-        def head(number: int | str, where: str, honba: int, what: str) -> list[object]:
-            return [number, where, *([honba] if counters else []), what]
-
-        base = states[0].points  # the score after the latest row
-        for previous, state in itertools.pairwise(states):
-            hand = state.last_hand
-            if hand is not previous.last_hand and hand is not None:
-                row_head = head(hand.number, hand.round_name, hand.honba, hand.summary(players).split(": ", 1)[1])
-                since = base
-            elif state.over and not previous.over:
-                row_head = head("", state.round_name, state.honba, f"game over ({state.over_reason})")
-                since = base
-            elif state.points != previous.points and state.riichi == previous.riichi:
-                row_head = head("", state.round_name, state.honba, "adjustment")
-                since = previous.points
-            else:  # a riichi deposit (counted in its hand's row) or a pao declaration
-                continue
-            deltas = [a - b for a, b in zip(state.points, since, strict=True)]
-            base = tuple(b + d for b, d in zip(base, deltas, strict=True))
-            writer.writerow([*row_head, *deltas, *state.points, *(count for _, count in state.on_table)])
+        for row in hand_rows(states):
+            number = row.hand.number if row.hand else ""
+            writer.writerow([number, row.round_name, *([row.honba] if counters else []), row.result(players),
+                             *row.changes, *row.state.points, *(count for _, count in row.state.on_table)])
         final = states[-1]
         if final.over:
             parts = STANDING_PARTS if riichi else ("raw", "net")

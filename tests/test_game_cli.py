@@ -96,6 +96,11 @@ def test_full_club_hanchan_from_the_shell(jantaku):
                          ["2", "Dee", "30000", "0", "10000", "0", "0", "10.0"],
                          ["3", "Cid", "25700", "-4300", "-10000", "0", "0", "-14.3"],
                          ["4", "Ann", "13300", "-16700", "-20000", "0", "0", "-36.7"]]
+    exported = json.loads(ok(jantaku, *game, "export", "--json"))["hands"]  # the CSV's rows, payments included
+    assert exported[2] == {"hand": 3, "round": "East 2", "honba": 1, "result": "ron, Bob from Dee",
+                           "changes": [0, 5200, -1000, -4200], "points": [22200, 34400, 24800, 18600]}
+    assert [[str(h["hand"]), h["round"], str(h["honba"]), h["result"], *map(str, h["changes"] + h["points"])]
+            for h in exported] == [row[:-1] for row in hands]
 
 
 def test_export_and_replay_round_trip(jantaku, tmp_path):
@@ -165,7 +170,8 @@ def test_export_takes_one_format(jantaku):
     ok(jantaku, "game", "new", "--players", "A,B,C,D")
     code, out, err = jantaku("game", "export", "--csv", "--json")
     assert code == 2 and out == "" and "--csv or --json, not both" in err
-    assert set(json.loads(ok(jantaku, "game", "export", "--json"))) == {"game_id", "events", "log", "state"}
+    assert set(json.loads(ok(jantaku, "game", "export", "--json"))) == {"game_id", "events", "log", "state",
+                                                                             "hands"}
 
 
 def test_bench_game_reports_its_three_figures(jantaku, tmp_path):

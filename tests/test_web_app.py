@@ -367,6 +367,12 @@ def test_whole_hand_through_the_api(env):
     assert csv_text.splitlines()[0].startswith("hand,round,honba,result")
     games = client.get("/api/games").get_json()["games"]
     assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
+    client.post("/api/adjust", json={"amounts": [1000, -1000, 0, 0], "reason": "a wrong payment"}, headers=h)
+    client.post("/api/draw", json={"tenpai": [2]}, headers=h)
+    hist = client.get("/api/history").get_json()  # numbered as the CSV numbers them: an adjustment is no hand
+    assert [(row["number"], row["title"], row["changes"]) for row in hist["hands"]] == [
+        (1, "ron, Cy from Ann", [-16000, 0, 16000, 0]), (None, "adjustment", [1000, -1000, 0, 0]),
+        (2, "draw, tenpai: Cy", [-1000, -1000, 3000, -1000])]
 
 
 def test_the_furiten_page_checks_the_hand_and_melds_read_from_the_photo(client):

@@ -100,7 +100,7 @@
         thead.replaceChildren(J.el("tr", {}, J.el("th", {}, "#"), J.el("th", {}, "Hand"), J.el("th", {}, "What happened"),
           ...h.names.map((nm) => J.el("th", { class: "num" }, nm))));
         const tbody = $("hands").querySelector("tbody");
-        tbody.replaceChildren(...h.hands.map((row, i) => J.el("tr", {}, J.el("td", {}, i + 1), J.el("td", {}, row.round),
+        tbody.replaceChildren(...h.hands.map((row) => J.el("tr", {}, J.el("td", {}, row.number ?? ""), J.el("td", {}, row.round),
           J.el("td", {}, row.title), ...row.points.map((p) => J.el("td", { class: "num" }, J.num(p))))));
       }
       const g = await J.api("GET", "/api/games");
