@@ -239,8 +239,11 @@ class GameState:
 
     @property
     def seat_winds(self) -> tuple[int, int, int, int]:
-        """Seat wind per seat, 0..3 = E S W N (jikaze)."""
-        return tuple((seat - self.dealer) % 4 for seat in range(4))  # type: ignore[return-value]
+        """Seat wind per seat, 0..3 = E S W N (jikaze): in the hand being played, or once the game is over in its
+        last hand (the deal may have passed on after it, to a hand never played)."""
+        over = self.over and self.last_hand is not None
+        dealer = self.last_hand.hand_number - 1 if over else self.dealer  # type: ignore[union-attr]
+        return tuple((seat - dealer) % 4 for seat in range(4))  # type: ignore[return-value]
 
     @property
     def riichi_sticks(self) -> int:

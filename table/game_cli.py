@@ -494,7 +494,7 @@ def format_state(state, game_id: int | None = None) -> str:
     from table.game import WIND_NAMES
 
     head = f"game {game_id} " if game_id is not None else ""
-    where = f"game over after {state.last_hand.round_name}" if state.over and state.last_hand else state.round_name
+    where = f"game over after {state.last_hand.where}" if state.over and state.last_hand else state.round_name
     if state.rules.system != "riichi":
         # No counters or sticks: say how far into the 16 hands the game is (and MCR's table wind is in the name).
         if state.over:
@@ -505,7 +505,7 @@ def format_state(state, game_id: int | None = None) -> str:
             where += f", hand {state.round_wind * 4 + state.dealer + 1} of 16"
         lines = [f"{head}[{state.preset}] {where}"]
     else:
-        honba = f", honba {state.honba}" if state.rules.counts_honba else ""
+        honba = f", honba {state.honba}" if state.rules.counts_honba and not (state.over and state.last_hand) else ""
         lines = [f"{head}[{state.preset}] {where}{honba}"
                  + "".join(f", {name.replace('_', ' ')} {count}" for name, count in state.on_table)]
     width = max(16, *(_columns(name) for name in state.players))

@@ -439,3 +439,18 @@ def test_an_option_given_twice_adds_seats_or_is_refused_never_dropped(jantaku, c
         assert stop.value.code == 2
         assert "is given twice" in capsys.readouterr().err, args
     assert json.loads(ok(jantaku, "game", "show", "--json"))["hands_played"] == 1  # nothing recorded
+
+
+def test_a_finished_game_shows_the_winds_and_counters_of_its_last_hand(jantaku):
+    """Fixed: once over, the seats showed the winds of a next hand never played (the deal had passed on), and the
+    head the honba of that hand."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "tenhou")
+    ok(jantaku, "game", "draw", "--tenpai", "none")  # the dealer noten: the deal passes to Bob, 1 honba
+    before = ok(jantaku, "game", "show")
+    assert before.splitlines()[:2] == ["game 1 [tenhou] East 2, honba 1, riichi sticks 0",
+                                       "  0 North Ann                25000"]
+    ok(jantaku, "game", "end")
+    shown = ok(jantaku, "game", "show").splitlines()
+    assert shown[:3] == ["game 1 [tenhou] game over after East 1-0, riichi sticks 0",
+                         "  0 East  Ann                25000", "  1 South Bob                25000"]
+    assert state_of(jantaku)["seat_winds"] == ["East", "South", "West", "North"]
