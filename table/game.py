@@ -698,9 +698,12 @@ def check_new(state: GameState, event: Event) -> None:
     """Checks an event must pass as it is recorded, beyond those of `apply`, which a stored log is replayed
     through: a check added after games were kept must not lock one out. A Zung Jung value no hand makes
     (3 points) was taken before. A reason with a control character or longer than a line was taken too, as was a
-    win given both a yakuman count and han or fu (the yakuman was paid)."""
+    win given both a yakuman count and han or fu (the yakuman was paid), and a riichi adjustment not in 100s."""
     if isinstance(event, Adjustment):
         check_reason(event.reason, "adjustment reason")
+        odd = [a for a in event.amounts if a % 100]
+        if state.rules.system == "riichi" and odd:  # no riichi stick is worth less than 100: a typo
+            raise InputError(f"riichi points move in 100s (the smallest stick): {odd[0]:+,} cannot be paid")
     elif isinstance(event, GameEnded):
         check_reason(event.reason, "reason for ending the game")
     wins = event.wins if isinstance(event, Ron) else (event.win,) if isinstance(event, Tsumo) else ()

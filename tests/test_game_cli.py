@@ -454,3 +454,13 @@ def test_a_finished_game_shows_the_winds_and_counters_of_its_last_hand(jantaku):
     assert shown[:3] == ["game 1 [tenhou] game over after East 1-0, riichi sticks 0",
                          "  0 East  Ann                25000", "  1 South Bob                25000"]
     assert state_of(jantaku)["seat_winds"] == ["East", "South", "West", "North"]
+
+
+def test_a_riichi_adjustment_moves_points_in_100s(jantaku):
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    code, _, err = jantaku("game", "adjust", "Ann=+150", "Bob=-150", "--reason", "a typo")
+    assert code == 2 and "riichi points move in 100s (the smallest stick): +150 cannot be paid" in err
+    assert state_of(jantaku)["points"] == [25000] * 4
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")  # whole points: any
+    ok(jantaku, "game", "adjust", "Ann=+15", "Bob=-15", "--reason", "a wrong payment")
+    assert state_of(jantaku)["points"][:2] == [15, -15]
