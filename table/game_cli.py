@@ -394,7 +394,9 @@ def _build_win(state, seat: int, options: dict[str, Any], *, tsumo: bool, discar
         raise InputError(f"{name}'s hand: {exc}") from None
     if not result.valid:
         raise InputError(f"{name}'s hand does not score: {result.error}")
-    return Win(seat, han=result.han, fu=result.fu, yakuman=int(getattr(result, "yakuman", 0) or 0),
+    yakuman = int(getattr(result, "yakuman", 0) or 0)
+    han, fu = (0, 0) if yakuman else (result.han, result.fu)  # a yakuman is kept as its count, as the API keeps it
+    return Win(seat, han=han, fu=fu, yakuman=yakuman,
                payment=HandValue.of(result.payment), yaku=tuple((str(n), int(h)) for n, h in result.yaku),
                hand=text)
 

@@ -464,3 +464,18 @@ def test_a_riichi_adjustment_moves_points_in_100s(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")  # whole points: any
     ok(jantaku, "game", "adjust", "Ann=+15", "Bob=-15", "--reason", "a wrong payment")
     assert state_of(jantaku)["points"][:2] == [15, -15]
+
+
+def test_a_yakuman_given_as_tiles_is_recorded_and_paid(jantaku):
+    """Fixed (an acceptance run): every yakuman hand given as tiles was refused ("gives 1 yakuman and 13 han"),
+    since the win carried the count and han together, which recording refuses from a typed hand."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "tenhou")
+    ok(jantaku, "game", "pao", "Bob", "Cid")  # Cid fed Bob's third wind pon: Cid pays the tsumo alone
+    ok(jantaku, "game", "tsumo", "Bob", "--hand", "444z5p", "--win", "5p", "--meld", "pon:111z", "--meld",
+       "pon:222z", "--meld", "pon:333z")
+    win = state_of(jantaku)["last_hand"]
+    assert win["deltas"] == [0, 32000, -32000, 0]
+    assert win["wins"][0]["yakuman"] == 1 and "han" not in win["wins"][0]
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "mahjongsoul")
+    ok(jantaku, "game", "ron", "--from", "Dee", "--winner", "Bob", "--hand", "19m19p19s1234567z", "--win", "1m")
+    assert state_of(jantaku)["last_hand"]["deltas"] == [0, 64000, 0, -64000]  # 13-sided kokushi: double there
