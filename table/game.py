@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from typing import Any
 
 from table.errors import InputError
@@ -939,7 +940,8 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
     if rules.busting and any(p < 0 for p in points):
         busted = ", ".join(state.players[s] for s in range(4) if points[s] < 0)
         return finish(f"bust: {busted} below zero")
-    if rules.west_extension and state.round_wind > last_round and any(p >= target for p in points):
+    if rules.west_extension and state.round_wind > last_round and any(p >= target for p in points) \
+            and ending != "chombo":  # a chombo is no hand (club §3.4): the redeal is played first
         return finish(f"{WIND_NAMES[state.round_wind]} round: a player reached {target}")
     if keep_deal:
         top = all(points[state.dealer] > points[s] for s in range(4) if s != state.dealer)
@@ -993,18 +995,19 @@ def _finish(state: GameState, reason: str) -> GameState:
             net_points = above_return + uma + oka + penalties[seat]
             standings.append(Standing(
                 seat=seat, name=state.players[seat], rank=position + 1, raw=points[seat], above_return=above_return,
-                uma=uma, oka=oka, penalty=penalties[seat], net_points=net_points, net=_in_units(net_points, rules),
-            ))
+                uma=uma, oka=oka, penalty=penalties[seat], net_points=net_points,
+                net=_in_units(net_points - uma - oka + Fraction(uma_total + oka_total, len(group)), rules),
+            ))  # `net` splits a tie's place points exactly: tied seats get the same result, not a point apart
         position += len(group)
     # a riichi of a hand left unfinished (time called) is no longer standing: its stick went with the pot
     return _evolve(state, points=tuple(points), pot=pot, over=True, over_reason=reason,  # type: ignore[arg-type]
                    standings=tuple(standings), riichi=(False,) * 4)
 
 
-def _in_units(points: int, rules: GameRules) -> float:
+def _in_units(points: Fraction, rules: GameRules) -> float:
     """Points in the preset's unit: riichi's as +31.2 (and 41.0); Zung Jung's and MCR's points are the result,
-    so their net is the whole number it is (147, not 147.0)."""
-    return points if rules.system != "riichi" else round(points / rules.unit, 3)
+    so their net is the whole number it is (147, not 147.0: they have no uma or oka to split)."""
+    return int(points) if rules.system != "riichi" else round(float(points / rules.unit), 3)
 
 
 def _tie_groups(order: list[int], basis: list[int]) -> list[list[int]]:

@@ -190,6 +190,11 @@ def test_south_4_ends_a_hanchan_and_honba_follow_the_draws():
     # Everyone 25000, tie split under mleague: (30+10-10-30)/4 = 0 uma, oka 20000 shared by all four.
     assert {s.rank for s in over.standings} == {1}
     assert nets(over) == {"Ann": 0.0, "Bob": 0.0, "Cid": 0.0, "Dee": 0.0}
+    # Fixed (an acceptance run): three tied for first split 30+10-10 uma and 20000 oka: 16.667 each, where the
+    # odd point's seat order had made it 16.667, 16.667 and 16.666 (the point columns still add up whole).
+    three = game("mleague", Adjustment((5000, 5000, 5000, -15000), "setup"), GameEnded())
+    assert nets(three) == {"Ann": 16.667, "Bob": 16.667, "Cid": 16.667, "Dee": -50.0}
+    assert sum(s.net_points for s in three.standings) == 0
 
 
 def test_agari_yame_tenhou_dealer_first_in_the_last_hand_ends_it():
@@ -215,6 +220,11 @@ def test_tenhou_plays_into_the_west_round_until_someone_reaches_30000():
     end = apply(done, ron(CID, Win(ANN, han=1, fu=30)))  # 29500 + 1500 (dealer) + 10 honba x 300 = 34000
     assert end.points[ANN] == 34000 and end.over and end.over_reason.startswith("West round")
     assert game("mleague", *_to_south_4(), ExhaustiveDraw()).over  # no West round there
+    # Fixed (an acceptance run): a chombo is no hand (club §3.4), so one that pays Bob past 30000 ends nothing;
+    # the redeal is played, and the game ends after it.
+    paid = apply(done, Chombo(DEE))  # reverse mangan: Dee pays 4000 to the dealer Ann, 2000 to Bob and Cid
+    assert paid.points == (33500, 27500, 24500, 14500) and not paid.over and paid.round_name == "West 1"
+    assert apply(paid, ExhaustiveDraw(tenpai=(BOB,))).over_reason == "West round: a player reached 30000"
     # Mahjong Soul settles at 25000 but, like Tenhou, plays the West round until someone has 30000.
     assert game("mahjongsoul", *_to_south_4(), ExhaustiveDraw()).round_name == "West 1"
     lead = Adjustment((5000, -5000, 0, 0), "setup")
