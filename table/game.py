@@ -568,6 +568,17 @@ def _liable(state: GameState, win: Win) -> int | None:
     return next((liable for winner, liable in state.pao if winner == win.seat), None)
 
 
+_PAO_YAKU = {"daisangen", "daisuushi", "daisuushii", "suukantsu"}
+
+
+def _liable_ron(win: Win, dealer: bool) -> int:
+    """What the liable seat answers for: the pao'd yakuman at its own worth (Mahjong Soul's daisuushii is a double
+    yakuman, paid "independently for each yakuman"), one yakuman when the win does not name it (typed as a count);
+    the rest of a stacked hand is paid as usual."""
+    named = [han // 13 for name, han in win.yaku if name.lower().replace(" ", "").replace("-", "") in _PAO_YAKU]
+    return _one_yakuman_ron(dealer) * max(1, min(max(named, default=1), win.yakuman))
+
+
 def _ron(state: GameState, event: Ron) -> GameState:
     rules, discarder = state.rules, event.discarder
     seats = [w.seat for w in event.wins]
@@ -599,7 +610,7 @@ def _ron(state: GameState, event: Ron) -> GameState:
         pay = (value.ron or 0) + (honba_points if rules.multi_ron_honba == "each" or win.seat == nearest else 0)
         liable = _liable(state, win)
         if liable is not None and liable != discarder:
-            one = _one_yakuman_ron(win.seat == state.dealer)
+            one = _liable_ron(win, win.seat == state.dealer)
             share = one // 2 if rules.pao_ron_split == "half" else one
             share = min(share, value.ron or 0)
             deltas[liable] -= share
@@ -644,10 +655,10 @@ def _tsumo(state: GameState, event: Tsumo) -> GameState:
     shares = [0 if seat == win.seat else _tsumo_share(value, seat, win.seat, dealer) for seat in range(4)]
     liable = _liable(state, win)
     if liable is not None:
-        # The liable seat pays one whole yakuman and the counters; what the hand is worth beyond one yakuman
-        # (a double or stacked yakuman, where the preset pays it) the three pay as usual, in proportion.
+        # The liable seat pays the pao'd yakuman whole and the counters; what the hand is worth beyond it (a
+        # stacked yakuman, where the preset pays it) the three pay as usual, in proportion.
         total = sum(shares)
-        beyond = total - min(_one_yakuman_ron(win.seat == dealer), total)
+        beyond = total - min(_liable_ron(win, win.seat == dealer), total)
         for seat in range(4):
             deltas[seat] -= shares[seat] * beyond // total if beyond else 0
         deltas[liable] -= total - beyond + 3 * honba_each

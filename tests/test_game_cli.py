@@ -479,3 +479,13 @@ def test_a_yakuman_given_as_tiles_is_recorded_and_paid(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "mahjongsoul")
     ok(jantaku, "game", "ron", "--from", "Dee", "--winner", "Bob", "--hand", "19m19p19s1234567z", "--win", "1m")
     assert state_of(jantaku)["last_hand"]["deltas"] == [0, 64000, 0, -64000]  # 13-sided kokushi: double there
+    # Fixed: daisuushii is a double yakuman there, and the liable seat answers for it whole ("each yakuman
+    # separately"), where it had paid one yakuman and the others the rest.
+    ok(jantaku, "game", "undo")
+    ok(jantaku, "game", "pao", "Bob", "Cid")
+    winds = ("--hand", "444z5p", "--win", "5p", "--meld", "pon:111z", "--meld", "pon:222z", "--meld", "pon:333z")
+    ok(jantaku, "game", "tsumo", "Bob", *winds)
+    assert state_of(jantaku)["last_hand"]["deltas"] == [0, 64000, -64000, 0]
+    ok(jantaku, "game", "undo")
+    ok(jantaku, "game", "ron", "--from", "Dee", "--winner", "Bob", *winds)
+    assert state_of(jantaku)["last_hand"]["deltas"] == [0, 64000, -32000, -32000]  # a ron: halved with Dee
