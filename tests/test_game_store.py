@@ -333,7 +333,7 @@ store = GameStore(sys.argv[1])
 game = store.new_game(["A", "B", "C", "D"], "mleague")
 print("game", game, flush=True)
 for n in range(1, 100000):
-    amounts = (n, -n, 0, 0) if n % 2 else (-n, 0, n, 0)
+    amounts = (100 * n, -100 * n, 0, 0) if n % 2 else (-100 * n, 0, 100 * n, 0)
     store.append(game, Adjustment(amounts, f"burst {n}"))
     print("ack", n, flush=True)
 """
