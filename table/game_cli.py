@@ -136,7 +136,8 @@ def register(commands, bench) -> None:
         parser.add_argument("--db", type=Path, default=default,
                             help="game database (default: $JANTAKU_DB, else $XDG_DATA_HOME/jantaku/jantaku.db, "
                                  "else ~/.local/share/jantaku/jantaku.db)")
-        parser.add_argument("--game", type=int, default=default, help="game id (default: the newest game)")
+        parser.add_argument("--game", type=int, default=default,
+                            help="game id (default: the current game, the newest unless an older one was resumed)")
 
     common = argparse.ArgumentParser(add_help=False)
     where(common, argparse.SUPPRESS)
@@ -226,8 +227,15 @@ def register(commands, bench) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_replay)
 
-    p = sub.add_parser("list", parents=[common], help="the games in the database")
+    p = sub.add_parser("list", parents=[common], help="the games in the database (* the current one)")
     p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("resume", parents=[common], help="make an older game the current one again",
+                       description="Make GAME the current game again: the one commands without --game, the table "
+                                   "device's pages and its panel act on, until a newer game starts (a new game "
+                                   "started by mistake, or a game continued another night). No log changes.")
+    p.add_argument("resume", type=int, metavar="GAME", help="the game's id (see `game list`)")
+    p.set_defaults(func=_cmd_resume)
 
     b = bench.add_parser("game", help="event log: durable appends per second, replay time of a long log")
     b.add_argument("--appends", type=int, default=300, help="events to append with full durability")
@@ -734,6 +742,16 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+def _cmd_resume(args) -> int:
+    store = _store(args)
+    try:
+        store.resume(args.resume)
+        _print_state(store.state(args.resume), args, args.resume)
+    finally:
+        store.close()
+    return 0
+
+
 def _cmd_list(args) -> int:
     games = []
     if _db_path(args).exists():
@@ -750,7 +768,8 @@ def _cmd_list(args) -> int:
         print(f"no games yet{where}")
     for g in games:
         status = "over" if g.over else g.round_name
-        print(f"{g.id:>4}  {g.created_at[:16]}  {g.preset:<11} {status:<9} {', '.join(g.players)}")
+        mark = "*" if g.current else " "  # the game that commands without --game act on
+        print(f"{g.id:>4}{mark} {g.created_at[:16]}  {g.preset:<11} {status:<9} {', '.join(g.players)}")
     return 0
 
 

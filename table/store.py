@@ -50,11 +50,19 @@ CREATE TABLE IF NOT EXISTS log (
     recorded_at TEXT NOT NULL,
     UNIQUE (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS resumed (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    newest INTEGER NOT NULL,
+    at TEXT NOT NULL
+);
 CREATE TRIGGER IF NOT EXISTS log_no_update BEFORE UPDATE ON log
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS log_no_delete BEFORE DELETE ON log
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
+"""`resumed`: an older game made the current one again (a new game started by mistake, a game continued another
+night); in effect while `newest` is still the newest game. A file without it (older, or read-only) has none."""
 
 
 SCHEMA_VERSION = 1  # PRAGMA user_version: a file written by a later format is refused, not called damaged
@@ -88,10 +96,11 @@ class GameSummary:
     players: tuple[str, ...]
     round_name: str
     over: bool
+    current: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "created_at": self.created_at, "preset": self.preset, "players": list(self.players),
-                "round": self.round_name, "over": self.over}
+                "round": self.round_name, "over": self.over, "current": self.current}
 
 
 @dataclass
@@ -195,6 +204,7 @@ class GameStore:
             if not self._open_read_only(exc, busy_timeout):
                 raise InputError(_db_problem(path, exc)) from None
         self._cache: dict[int, _Cached] = {}
+        self._resumes = "resumed" in self._tables()
 
     def _open_read_only(self, exc: sqlite3.Error, busy_timeout: float) -> bool:
         """A log this user or medium cannot write (a backup on a locked SD card or a CD, the server's file read by
@@ -308,6 +318,17 @@ class GameStore:
             self._cache[game_id] = _Cached(seq, log, state)
             return state
 
+    @_guarded
+    def resume(self, game_id: int) -> None:
+        """Make an older game the current one again, the one the device and the CLI act on, until a newer game
+        starts. Nothing in any game's log changes."""
+        with self._lock:
+            self._check_game(game_id)
+            if game_id == self.current_game():
+                raise InputError(f"game {game_id} is already the current game")
+            newest = self._db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+            self._db.execute("INSERT INTO resumed (game_id, newest, at) VALUES (?, ?, ?)", (game_id, newest, _now()))
+
     def undo(self, game_id: int) -> GameState:
         """Take back the latest event in effect (stored as an Undo row; nothing is erased)."""
         return self.append(game_id, Undo())
@@ -351,23 +372,27 @@ class GameStore:
         """All games, newest first."""
         with self._lock:
             rows = self._db.execute("SELECT id, created_at, preset, players FROM games ORDER BY id DESC").fetchall()
+            current = self.current_game()
             out = []
             for game_id, created, preset, players in rows:
                 try:
                     state = self._load(game_id).state
+                    where, over = state.round_name, state.over
                 except InputError:  # one game's damaged log (edited outside jantaku) hides none of the others
-                    out.append(GameSummary(game_id, created, preset, tuple(json.loads(players)), DAMAGED, False))
-                    continue
-                out.append(GameSummary(game_id, created, preset, tuple(json.loads(players)), state.round_name,
-                                       state.over))
+                    where, over = DAMAGED, False
+                out.append(GameSummary(game_id, created, preset, tuple(json.loads(players)), where, over,
+                                       game_id == current))
             return out
 
     @_guarded
     def current_game(self) -> int | None:
-        """The newest game's id (the one the CLI and the panel act on), or None when there is none."""
+        """The game the CLI and the panel act on: the newest, or an older one resumed since it started; None when
+        there is none."""
         with self._lock:
-            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+            newest = self._db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+            resumed = self._resumes and self._db.execute(
+                "SELECT game_id FROM resumed WHERE newest = ? ORDER BY id DESC LIMIT 1", (newest,)).fetchone()
+        return int(resumed[0]) if resumed else None if newest is None else int(newest)
 
     @_guarded
     def export_json(self, game_id: int) -> dict[str, Any]:

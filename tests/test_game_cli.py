@@ -489,3 +489,23 @@ def test_a_yakuman_given_as_tiles_is_recorded_and_paid(jantaku):
     ok(jantaku, "game", "undo")
     ok(jantaku, "game", "ron", "--from", "Dee", "--winner", "Bob", *winds)
     assert state_of(jantaku)["last_hand"]["deltas"] == [0, 64000, -32000, -32000]  # a ron: halved with Dee
+
+
+def test_an_older_game_resumed_is_the_current_one_until_a_newer_starts(jantaku):
+    """A new game started by mistake (or a game continued another night) left the older one with no way back for
+    the commands that act on the current game, the table device's among them."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    ok(jantaku, "game", "riichi", "Ann")
+    ok(jantaku, "game", "new", "--players", "Kim,Lee,Max,Ned")
+    assert ok(jantaku, "game", "resume", "1").startswith("game 1 [tenhou] East 1, honba 0, riichi sticks 1")
+    ok(jantaku, "game", "riichi", "Bob")  # acts on game 1 now
+    assert state_of(jantaku)["riichi_sticks"] == 2
+    listed = ok(jantaku, "game", "list").splitlines()
+    assert listed[0].startswith("   2  ") and listed[1].startswith("   1* ")
+    assert [g["current"] for g in json.loads(ok(jantaku, "game", "list", "--json"))] == [False, True]
+    code, _, err = jantaku("game", "resume", "1")
+    assert code == 2 and "game 1 is already the current game" in err
+    code, _, err = jantaku("game", "resume", "9")
+    assert code == 2 and "there is no game 9" in err
+    ok(jantaku, "game", "new", "--players", "Pat,Quin,Rae,Sol")  # a newer game is the current one again
+    assert state_of(jantaku)["players"] == ["Pat", "Quin", "Rae", "Sol"]
