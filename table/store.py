@@ -60,6 +60,10 @@ CREATE TRIGGER IF NOT EXISTS log_no_update BEFORE UPDATE ON log
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS log_no_delete BEFORE DELETE ON log
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS resumed_no_update BEFORE UPDATE ON resumed
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS resumed_no_delete BEFORE DELETE ON resumed
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
 """`resumed`: an older game made the current one again (a new game started by mistake, a game continued another
 night); in effect while `newest` is still the newest game. A file without it (older, or read-only) has none."""
