@@ -137,20 +137,23 @@ class Assistant:
         gid = self.game_id()
         return None if gid is None else [gid, self.store.state(gid).results]
 
-    def _drop_stale_proposal(self) -> None:
-        """A proposal read for a hand that has ended by another route would be recorded again for the next one."""
+    def _drop_stale_proposal(self) -> bool:
+        """A proposal read for a hand that has ended by another route would be recorded again for the next one.
+        Reads the game file (the store checks it for other writers), so it is as fresh as the file; True when the
+        proposal was dropped."""
         with self._lock:
             p = self.proposal
             if p is None or p.hand is None or self.store is None:
-                return
+                return False
             try:
                 if p.hand == self.hand_key():
-                    return
+                    return False
             except InputError:  # the game file cannot be read now: keep the proposal, the page says why
-                return
+                return False
             self.proposal = None
             self._save_proposal()
             log.info("proposal dropped: the game moved on from the hand it was read for")
+            return True
 
     def _bump(self) -> None:
         with self._changed:
@@ -571,31 +574,45 @@ class Assistant:
         return gp.preset_of(self.store, gid) if gid is not None else self.config.preset
 
     def confirm_proposal(self) -> None:
-        """Record the pending proposal as a ron or tsumo with its scored price, linking its photo to the hand."""
+        """Record the pending proposal as a ron or tsumo with its scored price, linking its photo to the hand.
+
+        Its hand is checked against the game file first, not left to the watcher's look each second: a hand that
+        `jantaku game` (another process) recorded or undid meanwhile drops the proposal, which would otherwise be
+        recorded into a hand nobody played."""
         with self._lock:
-            p = self.proposal
-            if p is None:
-                raise InputError("there is no proposed hand to confirm: scan or enter one first")
-            p = self._scored(p)
-            if p.error or not p.score:
-                self.proposal = p
-                raise InputError(f"cannot record this hand: {p.error or 'it does not score'}")
-            text = gp.hand_text(p.concealed, p.win, p.melds)
-            win = gp.win_from_score(p.winner, p.score, text)
-            if p.tsumo:
-                state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)")
-            else:
-                state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
-                                     f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)")
-            if p.scan_id and state.last_hand is not None:
-                meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,
-                        "image": p.image, "tiles": p.tiles, "photo": p.photo}
-                _atomic_write(self.data / "scans" / f"{p.scan_id}.json", json.dumps(meta))
-                self._scans[p.scan_id] = meta
-                self._links[(meta["game"], meta["hand_number"])] = p.scan_id
-            self.proposal = None
-            self._save_proposal()
+            dropped = self._drop_stale_proposal()
+            if not dropped:
+                self._record_proposal()
         self._bump()
+        if dropped:
+            raise InputError("the hand it was read for has ended (recorded, undone or the game ended elsewhere): the "
+                             "proposal was dropped and nothing was recorded; scan again if this hand is still to "
+                             "be recorded")
+
+    def _record_proposal(self) -> None:
+        """confirm_proposal's work; the caller holds the lock."""
+        p = self.proposal
+        if p is None:
+            raise InputError("there is no proposed hand to confirm: scan or enter one first")
+        p = self._scored(p)
+        if p.error or not p.score:
+            self.proposal = p
+            raise InputError(f"cannot record this hand: {p.error or 'it does not score'}")
+        text = gp.hand_text(p.concealed, p.win, p.melds)
+        win = gp.win_from_score(p.winner, p.score, text)
+        if p.tsumo:
+            state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)")
+        else:
+            state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
+                                 f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)")
+        if p.scan_id and state.last_hand is not None:
+            meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,
+                    "image": p.image, "tiles": p.tiles, "photo": p.photo}
+            _atomic_write(self.data / "scans" / f"{p.scan_id}.json", json.dumps(meta))
+            self._scans[p.scan_id] = meta
+            self._links[(meta["game"], meta["hand_number"])] = p.scan_id
+        self.proposal = None
+        self._save_proposal()
 
     def discard_proposal(self) -> None:
         with self._lock:

@@ -471,3 +471,34 @@ def test_a_zung_jung_or_mcr_game_is_shown_in_its_own_words_and_its_wins_are_left
     assistant._bump()
     last = assistant.snapshot()["game"]["last"]
     assert last["detail"] == "Interception over Cid"
+
+
+@pytest.mark.parametrize("outside", ["draw", "undo"])
+def test_confirm_reads_the_game_file_first_and_drops_a_proposal_whose_hand_ended_in_another_process(
+        tmp_path, monkeypatch, outside):
+    """Fixed (an acceptance run): `jantaku game draw` (another process) ended the hand a scan was read for, and a
+    confirm within the watcher's second recorded that tsumo into the next hand. The confirm now asks the game file
+    itself; here the watcher is kept from looking at all, so only the confirm's own check can catch it."""
+    import device.assistant as assistant_module
+    from device import game_port as gp
+    from table.events import ExhaustiveDraw
+
+    monkeypatch.setattr(assistant_module, "OUTSIDE_WRITES", 3600.0)
+    a = make_assistant(tmp_path)
+    a.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    if outside == "undo":
+        a.record_draw([])
+    a.scan_hand(winner=2, tsumo=True)
+    gid = a.game_id()
+    other = gp.open_store(a.data / "games.sqlite3")  # what `jantaku game --db` opens
+    if outside == "draw":
+        other.append(gid, ExhaustiveDraw(tenpai=()))
+    else:
+        other.undo(gid)  # takes back the draw: the scan was read for the hand after it
+    other.close()
+    results = a.store.state(gid).results
+    with pytest.raises(InputError, match="the hand it was read for has ended.*nothing was recorded"):
+        a.confirm_proposal()
+    assert a.proposal is None and a.store.state(gid).results == results
+    assert not (a.data / "proposal.json").exists()
+    a.store.close()

@@ -453,3 +453,47 @@ def test_a_draw_refused_keeps_the_seats_picked(rig):
     tap(factory, cfg.draw_button)
     settle(panel)
     assert assistant.state().last_hand.tenpai == (0, 2) and panel.mode == "idle"
+
+
+@pytest.fixture
+def unwatched_rig(tmp_path, monkeypatch):
+    """The rig with the assistant's once-a-second look at the game file turned off: what another process writes is
+    seen only where an action reads the file itself."""
+    import device.assistant as assistant_module
+
+    monkeypatch.setattr(assistant_module, "OUTSIDE_WRITES", 3600.0)
+    factory = MockFactory()
+    assistant = make_assistant(tmp_path)
+    assistant.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
+    panel = Panel(assistant, assistant.config.panel, pin_factory=factory)
+    yield assistant, panel, factory
+    panel.close()
+    factory.reset()
+    assistant.store.close()
+
+
+def outside_draw(assistant):
+    """An exhaustive draw recorded by `jantaku game draw` (its own connection to the game file)."""
+    from device import game_port as gp
+    from table.events import ExhaustiveDraw
+
+    other = gp.open_store(assistant.data / "games.sqlite3")
+    other.append(assistant.game_id(), ExhaustiveDraw(tenpai=()))
+    other.close()
+
+
+def test_tsumo_does_not_record_a_scan_whose_hand_another_process_ended(unwatched_rig):
+    """Fixed (an acceptance run): `jantaku game draw` ended the hand, and TSUMO pressed within the watcher's second
+    recorded the scanned tsumo into the next hand."""
+    assistant, panel, factory = unwatched_rig
+    cfg = panel.config
+    tap(factory, cfg.tsumo_button)
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert panel.mode == "confirm"
+    outside_draw(assistant)
+    tap(factory, cfg.tsumo_button)
+    settle(panel)
+    assert assistant.state().results == 1 and assistant.state().last_hand.kind == "draw"
+    assert assistant.proposal is None and panel.describe()["led_modes"]["status"] == "fast"
+    assert "the hand it was read for has ended" in panel.describe()["error"]
