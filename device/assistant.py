@@ -63,8 +63,8 @@ class Proposal:
     score: dict[str, Any] | None = None
     error: str = ""
     hand: list[int] | None = None
-    """[game id, hand results recorded] when it was made: it belongs to that hand, and goes when the game moves on
-    (the hand recorded from the page, the panel or `jantaku game`, or an earlier one undone)."""
+    """`Assistant.hand_key()` when it was made: it belongs to that hand, and goes when the game moves on (the hand
+    recorded from the page, the panel or `jantaku game`, an earlier one undone, or the game ended)."""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -133,9 +133,14 @@ class Assistant:
             log.warning("no longer watching the game file for other writers: %s", exc)
 
     def hand_key(self) -> list[int] | None:
-        """[game id, hand results recorded]: what a proposal or a half-done panel action belongs to."""
+        """[game id, hand results recorded], and a 1 after them once the game is over: what a proposal or a half-done
+        panel action belongs to. An end changes no results, yet leaves no hand to record: so it changes the key
+        (while a game is in play the key is as it was, so a proposal kept from before still matches)."""
         gid = self.game_id()
-        return None if gid is None else [gid, self.store.state(gid).results]
+        if gid is None:
+            return None
+        state = self.store.state(gid)
+        return [gid, state.results, 1] if state.over else [gid, state.results]
 
     def _drop_stale_proposal(self) -> bool:
         """A proposal read for a hand that has ended by another route would be recorded again for the next one.

@@ -502,3 +502,12 @@ def test_confirm_reads_the_game_file_first_and_drops_a_proposal_whose_hand_ended
     assert a.proposal is None and a.store.state(gid).results == results
     assert not (a.data / "proposal.json").exists()
     a.store.close()
+
+
+def test_a_game_that_ends_drops_the_pending_proposal(assistant):
+    """Fixed (an acceptance run): after *end game* the proposal stayed, though no hand of it can be recorded."""
+    assistant.scan_hand(winner=2, tsumo=True)
+    assistant.end_game("time called")
+    assert assistant.proposal is None and assistant.keeper_snapshot()["proposal"] is None
+    assistant.undo()  # the end taken back: the hand is in play again, and can be scanned again
+    assert assistant.scan_hand(winner=2, tsumo=True).hand == assistant.hand_key()

@@ -497,3 +497,18 @@ def test_tsumo_does_not_record_a_scan_whose_hand_another_process_ended(unwatched
     assert assistant.state().results == 1 and assistant.state().last_hand.kind == "draw"
     assert assistant.proposal is None and panel.describe()["led_modes"]["status"] == "fast"
     assert "the hand it was read for has ended" in panel.describe()["error"]
+
+
+def test_a_game_ended_on_the_page_ends_the_hand_the_panel_waited_to_record(rig):
+    """Fixed (an acceptance run): after *end game* the scanned tsumo still waited; a seat button said "the hand waits
+    to be recorded: press TSUMO" while TSUMO said the game was over, and the first long press only dropped it."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.tsumo_button)
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assistant.end_game("time called")
+    assert assistant.proposal is None
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert "the game is over" in panel.describe()["error"] and panel.mode == "idle"
