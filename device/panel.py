@@ -99,7 +99,8 @@ class Panel:
         proposal = assistant.proposal  # kept over a restart: TSUMO or RON records it, as before the restart
         if proposal is not None and proposal.winner is not None:
             self.mode_data = {"kind": "tsumo" if proposal.tsumo else "ron", "winner": proposal.winner,
-                              **({} if proposal.tsumo else {"discarder": proposal.discarder})}
+                              **({} if proposal.tsumo else {"discarder": proposal.discarder}),
+                              "scan_id": proposal.scan_id}
             self.mode = "confirm"
         self._mode_since = time.monotonic()
         self._held: set[str] = set()
@@ -114,7 +115,7 @@ class Panel:
                 btn.when_pressed = lambda n=name: self._queue.put(("press", n))
         self._worker = threading.Thread(target=self._run, name="panel-worker", daemon=True)
         self._worker.start()
-        assistant.subscribe(self.update_leds)
+        assistant.subscribe(self._on_change)
         factory_name = type(self.factory).__name__
         assistant.panel_description = f"mock pins ({factory_name})" if self.is_mock else f"GPIO ({factory_name})"
         self.update_leds()
@@ -123,6 +124,12 @@ class Panel:
                  config.draw_button, config.undo_button)
 
     # ---- gpiozero callbacks (their threads): only queue -----------------------------------------------------
+
+    def _on_change(self) -> None:
+        """After any change (the page's, `jantaku game`'s, the panel's own): the LEDs follow at once, and the worker
+        looks whether the hand it waits to confirm is still pending (only the worker changes the mode)."""
+        self._queue.put(("sync", ""))
+        self.update_leds()
 
     def _on_held(self, name: str) -> None:
         self._held.add(name)
@@ -147,6 +154,9 @@ class Panel:
                 self._queue.task_done()
                 return
             try:
+                if kind == "sync":
+                    self._sync_confirm()
+                    continue
                 if kind == "undo":
                     self._undo()
                 else:
@@ -172,8 +182,8 @@ class Panel:
         return False
 
     def _set_mode(self, mode: str, **data: Any) -> None:
+        self.mode_data = data  # before the mode: a reader never sees the new mode with the old mode's data
         self.mode = mode
-        self.mode_data = data
         self._mode_since = time.monotonic()
         self._mode_hand = None if mode == "idle" else self.assistant.hand_key()
         log.info("panel mode %s %s", mode, data or "")
@@ -182,6 +192,12 @@ class Panel:
     def _expire_mode(self) -> None:
         if self.mode.startswith(("pick", "draw")) and time.monotonic() - self._mode_since > self.config.select_timeout:
             log.info("panel: no seat chosen in %.0f s, back to idle", self.config.select_timeout)
+            self._set_mode("idle")
+
+    def _sync_confirm(self) -> None:
+        """Confirm mode belongs to the proposal this panel scanned: once it is recorded, dropped or replaced
+        elsewhere, there is nothing of it to confirm, and the panel goes back to idle."""
+        if self.mode == "confirm" and not self._proposal_pressed():
             self._set_mode("idle")
 
     def _undo(self) -> None:
@@ -212,8 +228,8 @@ class Panel:
                 self._set_mode("pick-discarder", kind="ron", winner=seat)
                 return
             self._set_mode("idle")  # a scan that fails leaves nothing to confirm
-            a.scan_hand(winner=seat, tsumo=True)
-            self._set_mode("confirm", kind="tsumo", winner=seat)
+            scanned = a.scan_hand(winner=seat, tsumo=True)
+            self._set_mode("confirm", kind="tsumo", winner=seat, scan_id=scanned.scan_id)
             return
         if mode == "pick-discarder":
             if seat is None:
@@ -226,8 +242,8 @@ class Panel:
                 raise InputError("the winner cannot ron their own discard: press the discarder's seat (or RON again "
                                  "to cancel)")
             self._set_mode("idle")
-            a.scan_hand(winner=winner, discarder=seat, tsumo=False)
-            self._set_mode("confirm", kind="ron", winner=winner, discarder=seat)
+            scanned = a.scan_hand(winner=winner, discarder=seat, tsumo=False)
+            self._set_mode("confirm", kind="ron", winner=winner, discarder=seat, scan_id=scanned.scan_id)
             return
         if mode == "draw-tenpai":
             if seat is not None:
@@ -258,7 +274,8 @@ class Panel:
                 return
             if name == "scan":
                 d = self.mode_data
-                a.scan_hand(winner=d["winner"], discarder=d.get("discarder"), tsumo=d["kind"] == "tsumo")
+                d["scan_id"] = a.scan_hand(winner=d["winner"], discarder=d.get("discarder"),
+                                           tsumo=d["kind"] == "tsumo").scan_id
                 return
             state = a.state()
             marked = a.proposal.riichi_discard
@@ -290,10 +307,11 @@ class Panel:
             a.scan_hand()
 
     def _proposal_pressed(self) -> bool:
-        """The pending proposal is still the hand this panel's presses scanned (same winner, win and discarder)."""
+        """The pending proposal is still the hand this panel's presses scanned: the same photo (the page may have
+        fixed its tiles), with the same winner, win and discarder."""
         p, d = self.assistant.proposal, self.mode_data
-        return p is not None and (p.winner, p.tsumo, p.discarder) == (d["winner"], d["kind"] == "tsumo",
-                                                                      d.get("discarder"))
+        return p is not None and (p.scan_id, p.winner, p.tsumo, p.discarder) == (
+            d.get("scan_id"), d.get("winner"), d.get("kind") == "tsumo", d.get("discarder"))
 
     # ---- LEDs follow the state ---------------------------------------------------------------------------
 
@@ -353,11 +371,15 @@ class Panel:
         self.wait_idle()
 
     def describe(self) -> dict[str, Any]:
+        mode, data = self.mode, self.mode_data
+        if mode == "confirm" and not self._proposal_pressed():  # gone elsewhere: the worker is about to go idle
+            mode, data = "idle", {}
+        kind = data.get("kind", "").upper()
         texts = {
             "idle": "",
-            "pick-winner": f"{self.mode_data.get('kind', '').upper()}: press the winner's seat",
+            "pick-winner": f"{kind}: press the winner's seat",
             "pick-discarder": "RON: press the seat that dealt in",
-            "confirm": f"press {self.mode_data.get('kind', '').upper()} again to record, long press undo to drop",
+            "confirm": f"press {kind} again to record, long press undo to drop",
             "draw-tenpai": "DRAW: press the tenpai seats (a seat in riichi twice: dead hand), then DRAW again",
         }
         with self._led_lock:
@@ -365,9 +387,9 @@ class Panel:
         return {
             "mock": self.is_mock,
             "factory": type(self.factory).__name__,
-            "mode": self.mode,
-            "mode_data": self.mode_data,
-            "mode_text": texts.get(self.mode, self.mode),
+            "mode": mode,
+            "mode_data": data,
+            "mode_text": texts.get(mode, mode),
             "error": self.assistant.status_message if self.assistant.status == "error" else "",
             "leds": {name: bool(led.is_lit) for name, led in self.leds.items()},
             "led_modes": modes,
@@ -376,7 +398,7 @@ class Panel:
         }
 
     def close(self) -> None:
-        self.assistant.unsubscribe(self.update_leds)
+        self.assistant.unsubscribe(self._on_change)
         self._stop.set()
         self._queue.put(("stop", ""))
         self._worker.join(timeout=2)

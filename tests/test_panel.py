@@ -373,12 +373,12 @@ def test_a_proposal_kept_over_a_restart_is_recorded_by_the_panel(rig):
     assistant, panel, factory = rig
     cfg = panel.config
     assistant.camera.select("02-seven-pairs.jpg")
-    assistant.scan_hand(winner=2, tsumo=True)
+    kept = assistant.scan_hand(winner=2, tsumo=True)
     panel.close()
     factory.reset()
     again = Panel(assistant, cfg, pin_factory=factory)
     try:
-        assert again.mode == "confirm" and again.mode_data == {"kind": "tsumo", "winner": 2}
+        assert again.mode == "confirm" and again.mode_data == {"kind": "tsumo", "winner": 2, "scan_id": kept.scan_id}
         tap(factory, cfg.tsumo_button)
         settle(again)
         assert assistant.state().last_hand.kind == "tsumo" and assistant.proposal is None and again.mode == "idle"
@@ -512,3 +512,28 @@ def test_a_game_ended_on_the_page_ends_the_hand_the_panel_waited_to_record(rig):
     tap(factory, cfg.riichi_buttons[1])
     settle(panel)
     assert "the game is over" in panel.describe()["error"] and panel.mode == "idle"
+
+
+@pytest.mark.parametrize("elsewhere", ["confirmed", "dropped"])
+def test_the_panel_stops_waiting_when_its_hand_is_confirmed_or_dropped_on_the_page(rig, elsewhere):
+    """Fixed (an acceptance run): the panel's scanned tsumo, confirmed on the page, left the panel saying "press TSUMO
+    again"; the next hand's tsumo of the same seat scanned on the page was then recorded by one TSUMO at the table,
+    unchecked, as if it were the panel's."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    tap(factory, cfg.tsumo_button)
+    tap(factory, cfg.riichi_buttons[2])
+    settle(panel)
+    assert panel.mode == "confirm" and "press TSUMO again" in panel.describe()["mode_text"]
+    if elsewhere == "confirmed":
+        assistant.confirm_proposal()
+    else:
+        assistant.discard_proposal()
+    assert panel.describe()["mode_text"] == ""  # at once, as the panel page reads it
+    settle(panel)
+    assert panel.mode == "idle"
+    results = assistant.state().results
+    assistant.scan_hand(winner=2, tsumo=True)  # the keeper's own scan, to be checked on the page
+    tap(factory, cfg.tsumo_button)
+    settle(panel)
+    assert assistant.state().results == results and panel.mode != "confirm"
