@@ -267,6 +267,7 @@ class Panel:
         if mode == "confirm" and not self._proposal_pressed():
             self._set_mode("idle")  # the page dropped or replaced the hand scanned here: nothing of it to confirm
             mode = "idle"
+        own_proposal = mode == "confirm"  # a new TSUMO or RON may replace the panel's own scan, not the page's
         if mode == "confirm":
             if name == self.mode_data["kind"]:
                 a.confirm_proposal()
@@ -299,6 +300,9 @@ class Panel:
                 raise InputError("no game is running")
             if state.over:  # refused now, not after the seats are picked and the photo read
                 raise InputError("the game is over: start a new game on the keeper page")
+            if name != "draw" and a.proposal is not None and not own_proposal:  # its edits would be lost unasked
+                raise InputError("a proposed hand waits to be recorded (see the keeper page): confirm it there, or "
+                                 f"hold undo to drop it and press {name.upper()} again")
             if name == "draw":
                 self._set_mode("draw-tenpai", tenpai=[], dead=[])
             else:

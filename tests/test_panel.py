@@ -275,20 +275,19 @@ def test_press_without_a_game_flags_an_error(tmp_path):
 
 
 def test_a_failed_scan_leaves_nothing_to_confirm(rig):
-    """A hand proposed on the page (seat 1, tsumo) is pending when the panel's scan for seat 2 fails: pressing
-    TSUMO again starts a new win, it does not record seat 1's hand."""
+    """The panel's scan for seat 2 fails: pressing TSUMO again starts a new win, it records nothing."""
     assistant, panel, factory = rig
     cfg = panel.config
-    assistant.scan_hand(winner=1, tsumo=True)
     camera, assistant.camera = assistant.camera, None  # the camera fails
     tap(factory, cfg.tsumo_button)
     tap(factory, cfg.riichi_buttons[2])
     settle(panel)
     assert assistant.status == "error" and "no camera" in assistant.status_message and panel.mode == "idle"
+    assert assistant.proposal is None
     assistant.camera = camera
     tap(factory, cfg.tsumo_button)
     settle(panel)
-    assert panel.mode == "pick-winner" and assistant.proposal.winner == 1
+    assert panel.mode == "pick-winner" and assistant.status == "ready"
     assert [s["points"] for s in seats(assistant)] == [25000] * 4
 
 
@@ -302,7 +301,7 @@ def test_a_hand_replaced_on_the_page_is_not_confirmed_from_the_panel(rig):
     assistant.scan_hand(winner=3, tsumo=True)  # the keeper scans another winner on the page
     tap(factory, cfg.tsumo_button)
     settle(panel)
-    assert panel.mode == "pick-winner" and assistant.proposal.winner == 3
+    assert panel.mode == "idle" and assistant.proposal.winner == 3  # refused: the page's hand waits
     assert [s["points"] for s in seats(assistant)] == [25000] * 4
 
 
@@ -537,3 +536,32 @@ def test_the_panel_stops_waiting_when_its_hand_is_confirmed_or_dropped_on_the_pa
     tap(factory, cfg.tsumo_button)
     settle(panel)
     assert assistant.state().results == results and panel.mode != "confirm"
+
+
+@pytest.mark.parametrize("button", ["tsumo", "ron"])
+def test_tsumo_or_ron_is_refused_while_a_hand_proposed_on_the_page_waits(rig, button):
+    """Fixed (an acceptance run): TSUMO or RON at the table scanned over the keeper's pending hand, edits and all,
+    without a word. Now it is refused at once (as a seat button is while a hand waits), saying how to go on."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.scan_hand(winner=2, discarder=1, tsumo=False, photo="02-seven-pairs.jpg")
+    edited = assistant.propose(dora_indicators="5s")
+    tap(factory, getattr(cfg, f"{button}_button"))
+    settle(panel)
+    assert panel.mode == "idle" and assistant.proposal == edited
+    assert "a proposed hand waits to be recorded (see the keeper page)" in panel.describe()["error"]
+    assert "hold undo to drop it" in panel.describe()["error"]
+    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.6)  # as the message says
+    tap(factory, getattr(cfg, f"{button}_button"))
+    settle(panel)
+    assert assistant.proposal is None and panel.mode == "pick-winner"
+
+
+def test_the_panel_may_turn_its_own_scanned_tsumo_into_a_ron(rig):
+    """The refusal is for hands proposed elsewhere: while the panel waits to confirm its own scan, RON starts over."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    for button in (cfg.tsumo_button, cfg.riichi_buttons[2], cfg.ron_button):
+        tap(factory, button)
+    settle(panel)
+    assert panel.mode == "pick-winner" and panel.mode_data == {"kind": "ron"}
