@@ -1,8 +1,8 @@
 """The button-and-LED panel on the table, through gpiozero (the mock pin factory when no Raspberry Pi is found).
 
 Buttons: one riichi button per seat, scan, tsumo, ron and draw; a long press of the undo button (scan by
-default) undoes. LEDs: riichi and dealer per seat, status (steady ready, blinking busy, fast blinking error)
-and furiten. Presses call the same assistant actions as the page.
+default) undoes. LEDs: riichi and dealer per seat, status (steady ready, blinking busy, fast blinking error, off
+once the game is over) and furiten. Presses call the same assistant actions as the page.
 
 A win takes a few presses, because the panel has no screen: TSUMO, then the winner's seat button, and the
 hand is scanned and proposed (the page shows it); RON, the winner's seat, then the discarder's seat. Pressing
@@ -323,12 +323,13 @@ class Panel:
         """What each LED should do now: on, off, blink (busy) or fast (error / choose a seat)."""
         snap = self.assistant.snapshot()
         game = snap["game"]
+        over = bool(game and game["over"])  # no dealer then (the pages show none), and nothing to be ready for
         plan: dict[str, str] = {}
         proposal = self.assistant.proposal
         void = proposal.discarder if proposal and proposal.riichi_discard else None  # that riichi does not stand
         for s in SEATS:
             seat = game["seats"][s] if game else None
-            plan[f"dealer{s}"] = "on" if seat and seat["dealer"] else "off"
+            plan[f"dealer{s}"] = "on" if seat and seat["dealer"] and not over else "off"
             riichi = "on" if seat and seat["riichi"] and s != void else "off"
             if self.mode.startswith("pick"):
                 riichi = "blink" if not (self.mode == "pick-discarder" and s == self.mode_data.get("winner")) else "on"
@@ -336,7 +337,7 @@ class Panel:
                 riichi = "on" if s in self.mode_data["tenpai"] else "off" if s in self.mode_data["dead"] else "blink"
             plan[f"riichi{s}"] = riichi
         status = self.assistant.status
-        plan["status"] = {"ready": "on", "busy": "blink", "error": "fast"}[status]
+        plan["status"] = {"ready": "off" if over else "on", "busy": "blink", "error": "fast"}[status]
         furiten = self.assistant.furiten
         plan["furiten"] = "on" if furiten and furiten.get("furiten") else "off"
         return plan

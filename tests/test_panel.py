@@ -565,3 +565,18 @@ def test_the_panel_may_turn_its_own_scanned_tsumo_into_a_ron(rig):
         tap(factory, button)
     settle(panel)
     assert panel.mode == "pick-winner" and panel.mode_data == {"kind": "ron"}
+
+
+def test_once_the_game_is_over_no_dealer_led_is_lit_and_the_status_led_goes_out(rig):
+    """Fixed (an acceptance run): after the last hand the dealer LED stayed lit, though the pages show no dealer."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.end_game("time called")
+    assert [pin(factory, n).state for n in cfg.dealer_leds] == [False] * 4
+    assert pin(factory, cfg.status_led).state is False and panel.describe()["led_modes"]["status"] == "off"
+    assistant.undo()  # the end taken back: a dealer again, and ready
+    assert pin(factory, cfg.dealer_leds[0]).state is True and panel.describe()["led_modes"]["status"] == "on"
+    assistant.end_game("time called")
+    tap(factory, cfg.tsumo_button)  # a press refused still blinks fast
+    settle(panel)
+    assert panel.describe()["led_modes"]["status"] == "fast"
