@@ -250,6 +250,13 @@ class Assistant:
             raise InputError("no game is running: start a new game first")
         return gid
 
+    def require_device_scoring(self) -> None:
+        """The device prices riichi hands only: a Zung Jung or MCR game's wins are recorded with `jantaku game`. The
+        panel asks before a TSUMO or RON picks seats, so the player hears it at the first press."""
+        state = self.state()
+        if state is not None:
+            gp.require_riichi(state.preset)
+
     def state(self):
         """The folded GameState of the current game, or None."""
         gid = self.game_id()
@@ -496,8 +503,7 @@ class Assistant:
         state = self.state()
         if state is not None and state.over:  # a hand scanned now could not be recorded
             raise InputError("the game is over: start a new game before scanning a hand")
-        if state is not None:
-            gp.require_riichi(state.preset)  # before the photo: a Zung Jung or MCR hand is not scored here
+        self.require_device_scoring()  # before the photo: a Zung Jung or MCR hand is not scored here
         self._select_replay(photo)
         if not self._scan_lock.acquire(blocking=False):
             raise InputError("a scan is already running")

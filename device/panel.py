@@ -10,8 +10,9 @@ TSUMO/RON again confirms the proposal; a long press on undo drops it. Before con
 button, when that seat is in riichi, marks the win as on the riichi declaration tile (that riichi does not stand: its
 LED goes out) or takes the mark back. DRAW, then the tenpai seats (their riichi LEDs light), then DRAW again records
 the exhaustive draw; a seat in riichi pressed a second time is a dead hand (declared dead after the riichi: noten, no
-chombo; its LED goes out), a third time neither. While the panel waits for a seat, the seats' riichi LEDs blink;
-after `select_timeout` seconds without a press it goes back to idle.
+chombo; its LED goes out), a third time neither. A Zung Jung or MCR game has no tenpai: DRAW twice records its draw;
+its TSUMO and RON are refused at once (its wins are recorded with `jantaku game`). While the panel waits for a seat,
+the seats' riichi LEDs blink; after `select_timeout` seconds without a press it goes back to idle.
 
 gpiozero runs callbacks on its own threads, so they only queue the press; one worker thread runs the
 actions in order, so a slow scan never blocks a button and two presses never race.
@@ -28,6 +29,7 @@ from typing import Any
 
 from device.config import PanelConfig, on_raspberry_pi
 from table.errors import InputError
+from table.game import A_SYSTEM
 
 log = logging.getLogger("jantaku.panel")
 
@@ -245,6 +247,13 @@ class Panel:
             scanned = a.scan_hand(winner=winner, discarder=seat, tsumo=False)
             self._set_mode("confirm", kind="ron", winner=winner, discarder=seat, scan_id=scanned.scan_id)
             return
+        if mode == "draw-confirm":  # Zung Jung and MCR: no tenpai to pick, DRAW twice so a slip records nothing
+            if name == "draw":
+                a.record_draw([])
+                self._set_mode("idle")
+                return
+            raise InputError(f"{A_SYSTEM[self.mode_data['system']]} game has no tenpai seats to pick: press DRAW "
+                             "again to record the draw, or hold undo to cancel")
         if mode == "draw-tenpai":
             if seat is not None:
                 tenpai, dead = set(self.mode_data["tenpai"]), set(self.mode_data["dead"])
@@ -298,15 +307,22 @@ class Panel:
             state = a.state()
             if state is None:
                 raise InputError("no game is running")
+            system = state.rules.system
             if state.over:  # refused now, not after the seats are picked and the photo read
-                raise InputError("the game is over: start a new game on the keeper page")
-            if name != "draw" and a.proposal is not None and not own_proposal:  # its edits would be lost unasked
+                raise InputError("the game is over: " + ("start a new game on the keeper page" if system == "riichi"
+                                 else f"start the next one with `jantaku game new --rules {state.preset}` (the "
+                                 "keeper page starts riichi games only)"))
+            if name == "draw":
+                if system == "riichi":
+                    self._set_mode("draw-tenpai", tenpai=[], dead=[])
+                else:
+                    self._set_mode("draw-confirm", system=system)
+                return
+            a.require_device_scoring()  # a Zung Jung or MCR win: said now, not after the seats and the photo
+            if a.proposal is not None and not own_proposal:  # its edits would be lost unasked
                 raise InputError("a proposed hand waits to be recorded (see the keeper page): confirm it there, or "
                                  f"hold undo to drop it and press {name.upper()} again")
-            if name == "draw":
-                self._set_mode("draw-tenpai", tenpai=[], dead=[])
-            else:
-                self._set_mode("pick-winner", kind=name)
+            self._set_mode("pick-winner", kind=name)
         elif name == "scan":
             a.scan_hand()
 
@@ -386,6 +402,7 @@ class Panel:
             "pick-discarder": "RON: press the seat that dealt in",
             "confirm": f"press {kind} again to record, long press undo to drop",
             "draw-tenpai": "DRAW: press the tenpai seats (a seat in riichi twice: dead hand), then DRAW again",
+            "draw-confirm": "DRAW: press DRAW again to record the draw",
         }
         with self._led_lock:
             modes = dict(self._led_modes)

@@ -580,3 +580,50 @@ def test_once_the_game_is_over_no_dealer_led_is_lit_and_the_status_led_goes_out(
     tap(factory, cfg.tsumo_button)  # a press refused still blinks fast
     settle(panel)
     assert panel.describe()["led_modes"]["status"] == "fast"
+
+
+@pytest.fixture(params=["zungjung", "mcr"])
+def other_rig(tmp_path, request):
+    """A Zung Jung or MCR game, started as `jantaku game new --rules zungjung|mcr` starts it."""
+    factory = MockFactory()
+    assistant = make_assistant(tmp_path)
+    assistant.store.new_game(["Aki", "Ben", "Cid", "Dee"], request.param)
+    panel = Panel(assistant, assistant.config.panel, pin_factory=factory)
+    yield assistant, panel, factory
+    panel.close()
+    factory.reset()
+    assistant.store.close()
+
+
+def test_a_zung_jung_or_mcr_game_refuses_tsumo_and_ron_at_once_and_draws_on_a_second_draw(other_rig):
+    """Fixed (an acceptance run): TSUMO and RON took their seats before saying the device does not score these
+    games' hands; DRAW asked for tenpai seats, lit them, then refused them (these systems have no tenpai)."""
+    assistant, panel, factory = other_rig
+    cfg = panel.config
+    title = "Zung Jung" if assistant.state().preset == "zungjung" else "MCR"
+    for button in (cfg.tsumo_button, cfg.ron_button):
+        tap(factory, button)
+        settle(panel)
+        assert panel.mode == "idle" and f"{title} game, whose hands the table device does not score" in \
+            panel.describe()["error"]
+    tap(factory, cfg.draw_button)
+    settle(panel)
+    assert panel.mode == "draw-confirm" and "press DRAW again" in panel.describe()["mode_text"]
+    assert set(panel.describe()["led_modes"][f"riichi{s}"] for s in range(4)) == {"off"}  # no seats to pick
+    tap(factory, cfg.riichi_buttons[0])
+    settle(panel)
+    assert panel.mode == "draw-confirm" and f"{title} game has no tenpai" in panel.describe()["error"]
+    tap(factory, cfg.draw_button)
+    settle(panel)
+    assert assistant.state().last_hand.kind == "draw" and panel.mode == "idle"
+
+
+def test_the_end_of_a_zung_jung_or_mcr_game_names_the_command_that_starts_the_next(other_rig):
+    """The keeper page starts riichi games only: "start a new game on the keeper page" was wrong for these."""
+    assistant, panel, factory = other_rig
+    preset = assistant.state().preset
+    assistant.end_game("time called")
+    tap(factory, panel.config.draw_button)
+    settle(panel)
+    assert f"the game is over: start the next one with `jantaku game new --rules {preset}`" in \
+        panel.describe()["error"]
