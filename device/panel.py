@@ -203,11 +203,17 @@ class Panel:
             self._set_mode("idle")
 
     def _undo(self) -> None:
+        """A long press: cancels a half-done TSUMO, RON or DRAW (saying so: the player may have meant to undo),
+        else drops a pending proposal, else undoes the last event. One thing per press, the least first."""
         a = self.assistant
-        if self.mode != "idle" or a.proposal is not None:
-            if a.proposal is not None:
-                a.discard_proposal()
+        if self.mode.startswith(("pick", "draw")):
+            entry = "DRAW" if self.mode.startswith("draw") else self.mode_data["kind"].upper()
             self._set_mode("idle")
+            then = "drop the proposed hand" if a.proposal is not None else "undo the last event"
+            raise InputError(f"the long press cancelled {entry}: nothing was undone (hold again to {then})")
+        self._set_mode("idle")
+        if a.proposal is not None:
+            a.discard_proposal()
             return
         a.undo()
 

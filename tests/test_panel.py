@@ -627,3 +627,17 @@ def test_the_end_of_a_zung_jung_or_mcr_game_names_the_command_that_starts_the_ne
     settle(panel)
     assert f"the game is over: start the next one with `jantaku game new --rules {preset}`" in \
         panel.describe()["error"]
+
+
+def test_a_long_press_during_a_half_done_entry_cancels_it_and_says_so(rig):
+    """Fixed (an acceptance run): a long press while DRAW waited for seats only cancelled it, without a word, where
+    the player meant to undo. It still only cancels (the safe reading of a hold mid-entry), and says so."""
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.declare_riichi(1)
+    tap(factory, cfg.draw_button)
+    tap(factory, cfg.riichi_buttons[1])
+    tap(factory, cfg.scan_button, hold=cfg.hold_seconds + 0.6)
+    settle(panel)
+    assert panel.mode == "idle" and assistant.state().riichi[1]  # nothing undone
+    assert "the long press cancelled DRAW: nothing was undone" in panel.describe()["error"]
