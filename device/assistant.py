@@ -518,6 +518,10 @@ class Assistant:
             winner = prior.winner
             if tsumo is None and discarder is None:
                 tsumo, discarder = prior.tsumo, prior.discarder
+        if winner is None and not (reading.concealed or reading.win or reading.melds):  # a stray SCAN press
+            why = f" ({reading.warnings[0]})" if reading.warnings else ""
+            raise InputError(f"no hand was read from the photo{why} and no winner was named, so nothing was "
+                             "proposed: lay the hand face up in view of the camera, or name the winner, and scan again")
         tsumo = bool(tsumo) if tsumo is not None else discarder is None
         if riichi_discard is None:  # the same ron scanned again keeps its mark
             riichi_discard = prior is not None and (prior.winner, prior.discarder) == (winner, discarder) \

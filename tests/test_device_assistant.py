@@ -511,3 +511,13 @@ def test_a_game_that_ends_drops_the_pending_proposal(assistant):
     assert assistant.proposal is None and assistant.keeper_snapshot()["proposal"] is None
     assistant.undo()  # the end taken back: the hand is in play again, and can be scanned again
     assert assistant.scan_hand(winner=2, tsumo=True).hand == assistant.hand_key()
+
+
+def test_a_scan_that_reads_no_hand_for_no_named_winner_proposes_nothing(assistant):
+    """Fixed (an acceptance run): such a scan left a proposal with no winner and no tiles, which then held back every
+    riichi button of the panel until someone dropped it."""
+    with pytest.raises(InputError, match="no hand was read from the photo"):
+        assistant.scan_hand(photo="04-table-from-above.jpg")
+    assert assistant.proposal is None
+    named = assistant.scan_hand(winner=1, tsumo=True, photo="04-table-from-above.jpg")  # to be typed on the page
+    assert assistant.proposal == named and named.error == "say the tiles to score this hand"

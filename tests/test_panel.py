@@ -641,3 +641,15 @@ def test_a_long_press_during_a_half_done_entry_cancels_it_and_says_so(rig):
     settle(panel)
     assert panel.mode == "idle" and assistant.state().riichi[1]  # nothing undone
     assert "the long press cancelled DRAW: nothing was undone" in panel.describe()["error"]
+
+
+def test_a_stray_scan_of_no_hand_leaves_nothing_that_holds_back_riichi(rig):
+    assistant, panel, factory = rig
+    cfg = panel.config
+    assistant.camera.select("04-table-from-above.jpg")
+    tap(factory, cfg.scan_button)
+    settle(panel)
+    assert assistant.proposal is None and "no hand was read from the photo" in panel.describe()["error"]
+    tap(factory, cfg.riichi_buttons[1])
+    settle(panel)
+    assert assistant.state().riichi[1]
