@@ -328,6 +328,17 @@ class Assistant:
         self._bump()
         return gid
 
+    def resume_game(self, game_id: Any) -> None:
+        """An older game made the current one again: a new game started by mistake, or one continued another night.
+        What was pending belongs to the game left (its hand key names it), so it goes."""
+        store = self._require_store()
+        with self._lock:
+            store.resume(_game_number(game_id))
+            self.furiten = None
+            self._drop_stale_proposal()
+            log.info("game %s resumed", game_id)
+        self._bump()
+
     def declare_riichi(self, seat: int) -> None:
         seat = _seat(seat)
         self._append(gp.riichi_event(seat), f"riichi declared by seat {seat}")
@@ -735,12 +746,7 @@ class Assistant:
         return gp.history_view(self.store, gid)
 
     def export(self, game_id: Any, kind: str) -> str:
-        store = self._require_store()
-        text = str(game_id)
-        gid = int(text) if text.isascii() and text.isdigit() and len(text) < 20 else 0  # not "２", " 2" or "+2"
-        if not 0 < gid < 2**63:  # SQLite's INTEGER range
-            raise NotFound(f"there is no game {str(game_id)[:40]!r}")
-        return gp.export(store, gid, kind)
+        return gp.export(self._require_store(), _game_number(game_id), kind)
 
     # ---- persistence of what is not an event -------------------------------------------------------------
 
@@ -797,6 +803,15 @@ def _whole(value: Any, what: str) -> int:
         return int(value)
     except (TypeError, ValueError, OverflowError):
         raise InputError(f"{what} must be a whole number, not {str(value)[:40]!r}") from None
+
+
+def _game_number(game_id: Any) -> int:
+    """A game's id from a URL or a request: digits only (not "２", " 2" or "+2"), in SQLite's INTEGER range."""
+    text = str(game_id)
+    gid = int(text) if text.isascii() and text.isdigit() and len(text) < 20 else 0
+    if not 0 < gid < 2**63:
+        raise NotFound(f"there is no game {text[:40]!r}")
+    return gid
 
 
 def _seat(value: Any, what: str = "seat") -> int:

@@ -699,3 +699,20 @@ def test_the_history_chart_reads_on_a_phone_with_round_ticks(server, browser):
     boxes = page.locator("#chart text.tick.x").evaluate_all("ts => ts.map(t => t.getBoundingClientRect())")
     assert all(a["x"] + a["width"] < b["x"] for a, b in zip(boxes, boxes[1:], strict=False))
     page.close()
+
+
+def test_a_game_left_in_play_is_continued_from_the_history_page(server, browser):
+    from playwright.sync_api import expect
+
+    jantaku_game(server, "new", "--players", "Uma,Val,Wes,Xia")
+    jantaku_game(server, "riichi", "Val")
+    keeper = keeper_with_a_new_game(browser, server.url, ["Yan", "Zed", "Abe", "Bea"])  # Uma's game left in play
+    keeper.goto(server.url + "/keeper/history")
+    row = keeper.locator("#games tbody tr", has_text="Uma, Val, Wes, Xia")
+    expect(keeper.locator("#games tbody tr", has_text="Yan, Zed, Abe, Bea")).to_contain_text("(current)")
+    row.get_by_role("button", name="Continue").click()
+    expect(row).to_contain_text("East 1 (current)")
+    board = browser.new_page()
+    board.goto(server.url + "/")
+    expect(board.locator(".seat").nth(1)).to_contain_text("Val")
+    expect(board.locator(".seat").nth(1)).to_contain_text("24,000")

@@ -650,3 +650,25 @@ def test_a_game_kept_from_the_shell_in_the_same_file_shows_on_the_page(env):
     assert assistant.wait_for_change(before["version"], timeout=5) != before["version"]
     seats = client.get("/api/state").get_json()["game"]["seats"]
     assert seats[1]["riichi"] and seats[1]["points"] == 24000
+
+
+def test_a_game_left_in_play_is_resumed_from_the_page(client, env):
+    """A new game started by mistake left the one in play with no way back from the device."""
+    _, assistant, _ = env
+    h = login(client)
+    first = client.post("/api/game", json={"players": ["Ann", "Bo", "Cy", "Di"]}, headers=h).get_json()["game_id"]
+    client.post("/api/riichi", json={"seat": 1}, headers=h)
+    client.post("/api/game", json={"players": ["Kim", "Lee", "Max", "Ned"]}, headers=h)
+    resp = client.post(f"/api/games/{first}/resume", headers=h, json={})
+    assert resp.status_code == 200
+    game = resp.get_json()["state"]["game"]
+    assert game["id"] == first and game["riichi_sticks"] == 1
+    assert [(g["id"], g["current"]) for g in client.get("/api/games").get_json()["games"]][:2] == [
+        (first + 1, False), (first, True)]
+    client.post("/api/riichi", json={"seat": 2}, headers=h)  # recorded into the resumed game
+    assert assistant.store.state(first).riichi_sticks == 2
+    again = client.post(f"/api/games/{first}/resume", headers=h, json={})
+    assert again.status_code == 400 and "already the current game" in again.get_json()["error"]
+    assert client.post("/api/games/99/resume", headers=h, json={}).status_code == 404
+    assert client.post("/api/games/２/resume", headers=h, json={}).status_code == 404
+    assert client.post(f"/api/games/{first + 1}/resume", json={}).status_code in (401, 403)  # keepers only

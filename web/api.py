@@ -187,6 +187,13 @@ def games():
     return jsonify(games=assistant().games())
 
 
+@bp.post("/games/<game_id>/resume")
+@keeper_required
+def resume_game(game_id: str):
+    assistant().resume_game(game_id)
+    return done()
+
+
 @bp.get("/history")
 @keeper_required
 def history():

@@ -106,9 +106,25 @@
       const g = await J.api("GET", "/api/games");
       $("games").querySelector("tbody").replaceChildren(...g.games.map((game) => J.el("tr", {},
         J.el("td", {}, game.id), J.el("td", {}, (game.players || []).join(", ")), J.el("td", {}, game.preset || ""),
+        J.el("td", {}, game.over ? "over" : game.round, " ", game.current ? J.el("strong", {}, "(current)") : resumeButton(game)),
         J.el("td", {}, J.el("a", { href: `/api/games/${game.id}/export.json` }, "JSON"), " · ",
           J.el("a", { href: `/api/games/${game.id}/export.csv` }, "CSV")))));
     } catch (e) { J.say(e.message, false); }
   }
+  // A game left in play (a new one started by mistake, or one to go on with another night) is made the current
+  // one again; the game in play now stays in the log, to be resumed the same way.
+  function resumeButton(game) {
+    const button = J.el("button", { type: "button", class: "secondary" }, "Continue");
+    button.addEventListener("click", async () => {
+      if (!confirm(`Make game ${game.id} (${game.players.join(", ")}) the current game? The one in play now stays in the log.`)) return;
+      try {
+        await J.api("POST", `/api/games/${game.id}/resume`, {});
+        J.say(`game ${game.id} is the current game`, true);
+        load();
+      } catch (e) { J.say(e.message, false); }
+    });
+    return button;
+  }
+
   load();
 })();
