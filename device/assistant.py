@@ -26,7 +26,7 @@ from device import game_port as gp
 from device.camera import Camera, CameraError, Capture, ReplayCamera
 from device.config import Config
 from device.recognition import Reader, load_reader
-from table.errors import InputError, NotFound
+from table.errors import Conflict, InputError, NotFound
 from table.names import MAX_REASON
 from vision.view import SEAT_NAMES
 
@@ -86,6 +86,7 @@ class Assistant:
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Callable[[], None]] = []
         self.closing = threading.Event()
+        self._seen = threading.local()  # `expecting`'s game version, per request thread
         self.version = 0
         self._busy = 0
         self.status_message = ""
@@ -295,6 +296,7 @@ class Assistant:
             data["proposal"] = self.proposal.to_json() if self.proposal else None
             data["furiten"] = self.furiten
             data["presets"] = gp.preset_names()
+            data["game_version"] = self.game_version() if self.store is not None else None
             replay = self.camera if isinstance(self.camera, ReplayCamera) else None
             data["next_photo"] = replay.peek() if replay else None
             data["replay_photos"] = [p.name for p in replay.photos] if replay else []
@@ -302,10 +304,34 @@ class Assistant:
 
     # ---- game actions ------------------------------------------------------------------------------------
 
+    def game_version(self) -> list[int] | None:
+        """[game id, its last log row]: changes with every write, undo and redo, and with the current game."""
+        gid = self.game_id()
+        return None if gid is None else [gid, self.store.version(gid)]
+
+    @contextmanager
+    def expecting(self, seen: list[int] | None):
+        """Writes made inside (on this thread) are refused with Conflict unless the game is still at `seen`, the
+        `game_version` the page showed: two phones recording the same hand, or an undo aimed at a hand that is no
+        longer the last, record nothing. None: no check (a script, the panel, which acts on the game as it is)."""
+        self._seen.value = seen
+        try:
+            yield
+        finally:
+            self._seen.value = None
+
+    def _check_seen(self) -> None:
+        """The `expecting` check; the caller holds the lock, so two writes cannot both pass it."""
+        seen = getattr(self._seen, "value", None)
+        if seen is not None and seen != self.game_version():
+            raise Conflict("the game changed since this page showed it (a hand, an undo or a riichi was recorded "
+                           "elsewhere): nothing was recorded; look at the score again and retry if still needed")
+
     def _append(self, event_json: dict[str, Any], what: str):
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
+            self._check_seen()
             state = gp.append(store, gid, event_json)
             self.furiten = None if event_json.get("type") not in ("riichi",) else self.furiten
             log.info("%s", what)
@@ -437,6 +463,7 @@ class Assistant:
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
+            self._check_seen()
             gp.undo(store, gid)
             self.furiten = None
             log.info("undo")
@@ -447,6 +474,7 @@ class Assistant:
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
+            self._check_seen()
             gp.redo(store, gid)
             log.info("redo")
             self._drop_stale_proposal()
@@ -516,6 +544,7 @@ class Assistant:
             raise InputError("the game is over: start a new game before scanning a hand")
         self.require_device_scoring()  # before the photo: a Zung Jung or MCR hand is not scored here
         self._select_replay(photo)
+        hand = self.hand_key()  # the hand in play as the photo is taken: the one the proposal belongs to
         if not self._scan_lock.acquire(blocking=False):
             raise InputError("a scan is already running")
         try:
@@ -544,9 +573,12 @@ class Assistant:
             warnings=[*reading.warnings, *notes], concealed=concealed, win=win, melds=melds,
             dora_indicators=dora, ponds=reading.ponds,
             winner=winner, discarder=None if tsumo else discarder, tsumo=tsumo,
-            riichi_discard=riichi_discard and not tsumo, hand=self.hand_key(),
+            riichi_discard=riichi_discard and not tsumo, hand=hand,
         )
         with self._lock:
+            if hand != self.hand_key():  # recorded elsewhere while the photo was read: it would be recorded twice
+                raise InputError("the hand ended (recorded, undone or the game ended elsewhere) while the photo was "
+                                 "read: nothing was proposed; scan again if a hand is still to be recorded")
             self.proposal = self._scored(proposal)
             self._save_proposal()
             log.info("scan %s from %s: %s + %s %s", scan_id, cap.name, proposal.concealed, proposal.win,

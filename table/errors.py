@@ -7,3 +7,8 @@ class InputError(ValueError):
 
 class NotFound(InputError):
     """A game asked for by its number that is not in the log: the web answers 404, the CLI exits 2."""
+
+
+class Conflict(InputError):
+    """A write made against a game that has changed since the writer last saw it (two phones recording the same
+    hand): the web answers 409 and nothing is recorded."""

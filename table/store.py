@@ -349,6 +349,13 @@ class GameStore:
             return self._load(game_id).state
 
     @_guarded
+    def version(self, game_id: int) -> int:
+        """The game's last row number: it grows with every event, undo and redo, so two looks at the game that give
+        the same number saw the same game."""
+        with self._lock:
+            return self._load(game_id).last_seq
+
+    @_guarded
     def log(self, game_id: int) -> list[LogEntry]:
         """Every stored row of the game, undo and redo rows included, in order."""
         with self._lock:

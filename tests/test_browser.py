@@ -383,7 +383,8 @@ def test_a_dead_riichi_hand_at_a_draw_from_the_keeper_page(server, browser):
     from playwright.sync_api import expect
 
     page = keeper_with_a_new_game(browser, server.url, ["Uma", "Vic", "Wes", "Xia"])
-    page.evaluate("() => J.api('POST', '/api/riichi', {seat: 1})")
+    page.click("[data-riichi='1']")
+    expect(page.locator("#status")).to_have_text("riichi declared")
     page.check("[data-tenpai='2']")
     page.click("#draw")
     expect(page.locator("#status")).to_contain_text("list it as dead")  # refused: a noten riichi
@@ -445,7 +446,8 @@ def test_a_ron_on_the_riichi_declaration_tile_from_the_keeper_page(server, brows
     from playwright.sync_api import expect
 
     page = keeper_with_a_new_game(browser, server.url, ["Yin", "Zoe", "Abe", "Bea"])
-    page.evaluate("() => J.api('POST', '/api/riichi', {seat: 1})")
+    page.click("[data-riichi='1']")
+    expect(page.locator("#status")).to_have_text("riichi declared")
     page.select_option("#q-winner", "0")
     page.check("#q-riichi-discard")
     assert page.is_checked("input[name='q-kind'][value='ron']")  # only a ron is on a discard

@@ -9,6 +9,7 @@ from gpiozero.pins.mock import MockFactory
 from helpers_device import make_assistant
 
 from device.panel import Panel
+from table.errors import InputError
 from web import create_app
 
 PIN = "13579"
@@ -672,3 +673,41 @@ def test_a_game_left_in_play_is_resumed_from_the_page(client, env):
     assert client.post("/api/games/99/resume", headers=h, json={}).status_code == 404
     assert client.post("/api/games/２/resume", headers=h, json={}).status_code == 404
     assert client.post(f"/api/games/{first + 1}/resume", json={}).status_code in (401, 403)  # keepers only
+
+
+def test_two_phones_recording_one_hand_record_it_once(client, env):
+    """Fixed (an acceptance run): two keepers sending the same ron, or an undo aimed at a hand that was no longer
+    the last, each went through: a ron counted twice, a draw undone instead. A write carrying the game as the page
+    showed it (`seen`) is refused with 409 once the game has changed."""
+    _, assistant, _ = env
+    h = login(client)
+    seen = client.get("/api/keeper/state").get_json()["game_version"]
+    ron = {"discarder": 2, "winners": [{"seat": 0, "han": 3, "fu": 30}], "seen": seen}
+    assert client.post("/api/ron", json=ron, headers=h).status_code == 200
+    again = client.post("/api/ron", json=ron, headers=h)  # the second phone, which showed the same hand
+    assert again.status_code == 409 and "the game changed since this page showed it" in again.get_json()["error"]
+    assert assistant.state().results == 1 and assistant.state().points[0] == 30800
+    seen = client.get("/api/keeper/state").get_json()["game_version"]
+    client.post("/api/draw", json={"tenpai": []}, headers=h)  # recorded elsewhere meanwhile
+    assert client.post("/api/undo", json={"seen": seen}, headers=h).status_code == 409  # the draw stays
+    assert assistant.state().results == 2
+    assert client.post("/api/undo", json={"seen": [seen[0], "7"]}, headers=h).status_code == 400
+    assert client.post("/api/undo", json={}, headers=h).status_code == 200  # a script without `seen`: as before
+    assert assistant.state().results == 1
+
+
+def test_a_hand_recorded_while_its_photo_is_read_is_not_proposed_again(env, monkeypatch):
+    """Fixed (an acceptance run): a ron recorded by another phone while a scan of the same hand was being read left
+    a proposal stamped with the next hand, which its confirm then recorded a second time."""
+    _, assistant, _ = env
+    read = assistant._read
+
+    def read_while_another_phone_records(scan_id, cap):
+        reading = read(scan_id, cap)
+        assistant.record_ron(2, [{"seat": 0, "han": 5, "fu": 30}])
+        return reading
+
+    monkeypatch.setattr(assistant, "_read", read_while_another_phone_records)
+    with pytest.raises(InputError, match="the hand ended .* while the photo was read: nothing was proposed"):
+        assistant.scan_hand(winner=0, discarder=2, tsumo=False, photo="02-seven-pairs.jpg")
+    assert assistant.proposal is None and assistant.state().results == 1

@@ -17,7 +17,7 @@ from flask import Flask, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from device.camera import CameraError
-from table.errors import InputError, NotFound
+from table.errors import Conflict, InputError, NotFound
 
 log = logging.getLogger("jantaku.web")
 SESSION_SECONDS = 12 * 3600  # a keeper's login lasts the evening
@@ -98,7 +98,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
 
     @app.errorhandler(InputError)
     def input_error(exc: InputError):
-        return jsonify(error=str(exc)), 404 if isinstance(exc, NotFound) else 400
+        return jsonify(error=str(exc)), 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
 
     @app.errorhandler(CameraError)
     def camera_error(exc: CameraError):  # the device's fault, not the request's: try again or fix the camera

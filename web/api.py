@@ -6,6 +6,7 @@ redraws from the reply without a second request.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -37,6 +38,22 @@ def need(data: dict[str, Any], key: str) -> Any:
     return data[key]
 
 
+def game_write(view):
+    """A write that changes the game: with `seen` (the keeper snapshot's `game_version` the page showed) it is
+    refused with 409 when the game has changed since, so that two phones recording one hand record it once."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any):
+        seen = body().get("seen")
+        if seen is not None and not (isinstance(seen, list) and len(seen) == 2
+                                     and all(type(n) is int for n in seen)):
+            raise InputError("seen must be the game_version the page showed: [game id, log row]")
+        with assistant().expecting(seen):
+            return view(*args, **kwargs)
+
+    return wrapper
+
+
 def done(**extra: Any):
     return jsonify(ok=True, **extra, state=assistant().keeper_snapshot())
 
@@ -63,6 +80,7 @@ def new_game():
 
 @bp.post("/riichi")
 @keeper_required
+@game_write
 def riichi():
     assistant().declare_riichi(need(body(), "seat"))
     return done()
@@ -70,6 +88,7 @@ def riichi():
 
 @bp.post("/ron")
 @keeper_required
+@game_write
 def ron():
     data = body()
     assistant().record_ron(need(data, "discarder"), need(data, "winners"), data.get("riichi_discard", False))
@@ -78,6 +97,7 @@ def ron():
 
 @bp.post("/tsumo")
 @keeper_required
+@game_write
 def tsumo():
     assistant().record_tsumo(body())
     return done()
@@ -85,6 +105,7 @@ def tsumo():
 
 @bp.post("/draw")
 @keeper_required
+@game_write
 def draw():
     data = body()
     assistant().record_draw(need(data, "tenpai"), data.get("nagashi", []), data.get("dead", []))
@@ -93,6 +114,7 @@ def draw():
 
 @bp.post("/abortive")
 @keeper_required
+@game_write
 def abortive():
     assistant().record_abortive_draw(need(body(), "reason"))
     return done()
@@ -100,6 +122,7 @@ def abortive():
 
 @bp.post("/chombo")
 @keeper_required
+@game_write
 def chombo():
     assistant().record_chombo(need(body(), "seat"))
     return done()
@@ -107,6 +130,7 @@ def chombo():
 
 @bp.post("/pao")
 @keeper_required
+@game_write
 def pao():
     data = body()
     assistant().record_pao(need(data, "winner"), need(data, "liable"))
@@ -115,6 +139,7 @@ def pao():
 
 @bp.post("/adjust")
 @keeper_required
+@game_write
 def adjust():
     data = body()
     assistant().record_adjustment(need(data, "amounts"), need(data, "reason"))
@@ -123,6 +148,7 @@ def adjust():
 
 @bp.post("/end")
 @keeper_required
+@game_write
 def end():
     assistant().end_game(body().get("reason", "time called"))
     return done()
@@ -130,6 +156,7 @@ def end():
 
 @bp.post("/undo")
 @keeper_required
+@game_write
 def undo():
     assistant().undo()
     return done()
@@ -137,6 +164,7 @@ def undo():
 
 @bp.post("/redo")
 @keeper_required
+@game_write
 def redo():
     assistant().redo()
     return done()
@@ -160,6 +188,7 @@ def correct():
 
 @bp.post("/proposal/confirm")
 @keeper_required
+@game_write
 def confirm():
     assistant().confirm_proposal()
     return done()

@@ -13,17 +13,24 @@
   // (the server cannot tell a second tap from a second event), and a second "Confirm" would report the first's
   // proposal gone. A tap while one is on its way is dropped.
   let busy = false;
+  // Writes that change the game carry the game as this page showed it (`seen`): one made meanwhile elsewhere (a
+  // second phone recording the same hand, an undo aimed at a hand no longer the last) is refused (409), not doubled.
+  const GAME_WRITES = new Set(["/api/riichi", "/api/ron", "/api/tsumo", "/api/draw", "/api/abortive", "/api/chombo",
+    "/api/pao", "/api/adjust", "/api/end", "/api/undo", "/api/redo", "/api/proposal/confirm"]);
+
   async function act(method, path, body, message) {
     if (busy) return null;
     busy = true;
     document.body.classList.add("busy");
     try {
+      if (GAME_WRITES.has(path) && state && state.game_version) body = { ...(body || {}), seen: state.game_version };
       const data = await J.api(method, path, body);
       if (data.state) draw(data.state);
       J.say(message || "done", true);
       return data;
     } catch (e) {
       J.say(e.message, false);
+      if (e.status === 409) refresh();  // show the game as it is now
       return null;
     } finally {
       busy = false;
