@@ -185,10 +185,24 @@ def validate(config: Config) -> Config:
         raise InputError("config: camera.width and camera.height must be at least 64, camera.device 0 or more")
     if config.log_level.upper() not in LOG_LEVELS:
         raise InputError(f"config: log_level must be one of {', '.join(LOG_LEVELS)}")
+    _check_preset(config.preset)
+    return config
+
+
+def _check_preset(name: str) -> None:
+    """A preset the table device keeps (riichi): refused now, not when the first game starts, which a service
+    would do again at every restart."""
+    from device.game_port import preset_names
     from table.presets import get_preset
 
-    get_preset(config.preset)  # an unknown preset is refused now, not when the first game starts
-    return config
+    riichi = preset_names()
+    try:
+        chosen = get_preset(name)
+    except InputError:
+        raise InputError(f"config: preset {name!r} is not a rule preset: choose one of {', '.join(riichi)}") from None
+    if chosen.name not in riichi:
+        raise InputError(f"config: preset {name!r} is {chosen.title}: the table device keeps riichi games only (keep "
+                         f"that one with `jantaku game`); choose one of {', '.join(riichi)}")
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:

@@ -50,7 +50,10 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
         ("[panel]\nhold_seconds = -1\n", "hold_seconds must be between 0.1 and 10"),
         ("[camera]\nwidth = -5\n", "camera.width and camera.height must be at least 64"),
         ('log_level = "VERBOSE"\n', "log_level must be one of"),
-        ('preset = "bogus"\n', "unknown rules 'bogus'"),
+        ('preset = "bogus"\n', "preset 'bogus' is not a rule preset: choose one of tenhou, mahjongsoul, wrc, ema, "
+                                "mleague, naro1, club, uspml$"),  # the riichi presets only
+        ('preset = "mcr"\n', "preset 'mcr' is MCR, Mahjong Competition Rules .*riichi games only"),
+        ('preset = "zungjung-uniform"\n', "preset 'zungjung-uniform' is Zung Jung 3.3, uniform .*riichi games only"),
         ('players = ["Ann", "Bob", "1", "Dee"]\n', "config: players: '1' names a seat"),
         ("login_attempts = 0\n", "login_attempts and login_window_seconds must be 1 or more"),
         ("login_window_seconds = -10\n", "login_attempts and login_window_seconds must be 1 or more"),
@@ -64,6 +67,21 @@ def test_bad_config_says_which_setting(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_config(path)
+
+
+def test_a_preset_the_table_does_not_keep_stops_serve_at_once_with_exit_78(tmp_path, monkeypatch, capsys):
+    """A Zung Jung or MCR preset would load the camera, make the database and then stop at the first game, at
+    every restart of the service: it is a bad config (exit 78, not restarted), from the file or `--rules`."""
+    from device.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "table.toml").write_text('preset = "zungjung"\n')
+    assert main(["serve", "--config", "table.toml", "--port", "0", "--no-panel", "--no-recognizer"]) == 78
+    assert "config: preset 'zungjung' is Zung Jung" in capsys.readouterr().err
+    assert main(["serve", "--rules", "MCR", "--port", "0", "--no-panel", "--no-recognizer"]) == 78
+    assert "config: preset 'MCR' is MCR" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()
+    assert load_config(None, preset="WRC").preset == "WRC"  # names are case-insensitive, as for `jantaku game`
 
 
 def test_missing_config_file(tmp_path):
