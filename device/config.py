@@ -141,8 +141,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 def validate(config: Config) -> Config:
     """Reject settings that would only fail later (a pin used twice, a PIN that is not 4-8 digits)."""
-    if not (config.pin.isdigit() and 4 <= len(config.pin) <= 8):
-        raise InputError("config: pin must be 4 to 8 digits")
+    if not (config.pin.isascii() and config.pin.isdigit() and 4 <= len(config.pin) <= 8):
+        # ASCII only: str.isdigit() also takes full-width "１２３４" or "²³⁴⁵", which the login page never sends
+        raise InputError("config: pin must be 4 to 8 digits, each 0-9 (not full-width or other digits)")
     if not 0 <= config.port <= 65535:
         raise InputError(f"config: port {config.port} is not between 0 and 65535")
     if config.threads < 4:

@@ -54,6 +54,8 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
                                 "mleague, naro1, club, uspml$"),  # the riichi presets only
         ('preset = "mcr"\n', "preset 'mcr' is MCR, Mahjong Competition Rules .*riichi games only"),
         ('preset = "zungjung-uniform"\n', "preset 'zungjung-uniform' is Zung Jung 3.3, uniform .*riichi games only"),
+        ('pin = "１２３４"\n', "pin must be 4 to 8 digits, each 0-9"),  # full-width: the login page sends ASCII
+        ('pin = "²³⁴⁵"\n', "pin must be 4 to 8 digits, each 0-9"),
         ('players = ["Ann", "Bob", "1", "Dee"]\n', "config: players: '1' names a seat"),
         ("login_attempts = 0\n", "login_attempts and login_window_seconds must be 1 or more"),
         ("login_window_seconds = -10\n", "login_attempts and login_window_seconds must be 1 or more"),
