@@ -13,8 +13,16 @@ import time
 from pathlib import Path
 from typing import IO
 
+from table.errors import InputError
+
 MAX_BODY = 128 * 1024  # waitress refuses a larger body unread (Flask's 64 KB would come after it was spooled to disk)
 CONFIG_ERROR = 78  # EX_CONFIG: the unit does not restart on it (a busy port or a locked folder, exit 2, may clear)
+DATA_ERROR = 73  # EX_CANTCREAT: the data folder or its game database cannot be used; not restarted on either
+
+
+class DataFolderError(InputError):
+    """The data folder or its game database cannot be used (not writable, a file, a damaged database): unlike a
+    folder locked by another server or a busy port, waiting does not mend it (exit 73)."""
 
 
 def register(commands, bench) -> None:
@@ -90,7 +98,6 @@ def serve(args: argparse.Namespace) -> int:
     from waitress import create_server
 
     from device.config import DEFAULT_PIN, load_config
-    from table.errors import InputError
 
     overrides = {k: getattr(args, k) for k in ("host", "port", "data_dir", "pin", "preset", "camera_source",
                                                "camera_replay_folder", "panel_pin_factory", "threads",
@@ -107,7 +114,11 @@ def serve(args: argparse.Namespace) -> int:
     setup_logging(config.log_level)
     log = logging.getLogger("jantaku.serve")
     made = [p for p in (config.data_path / "serve.lock", config.data_path) if not p.exists()]
-    lock = lock_data_folder(config.data_path)
+    try:
+        lock = lock_data_folder(config.data_path)
+    except DataFolderError as exc:
+        print(f"jantaku: {exc}", file=sys.stderr)
+        return DATA_ERROR
     late = _LateApp()  # the port is taken before the slow start (recognizer, panel), so a busy one fails at once
     try:
         server = create_server(late, host=config.host, port=config.port, threads=config.threads,
@@ -120,6 +131,13 @@ def serve(args: argparse.Namespace) -> int:
                 path.unlink() if path.is_file() else path.rmdir()
         raise InputError(f"cannot listen on {config.host}:{config.port}: {getattr(exc, 'strerror', None) or exc}"
                          ) from None
+    try:
+        check_game_database(config.data_path)
+    except DataFolderError as exc:
+        server.close()
+        lock.close()
+        print(f"jantaku: {exc}", file=sys.stderr)
+        return DATA_ERROR
     try:
         assistant, panel, late.app = build(config)
     except BaseException:
@@ -174,13 +192,11 @@ def lock_data_folder(folder: Path) -> IO[str]:
     would overwrite each other's. The lock is the kernel's, so a crashed server leaves none behind."""
     import fcntl
 
-    from table.errors import InputError
-
     try:
         folder.mkdir(parents=True, exist_ok=True)
         handle = (folder / "serve.lock").open("a+", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot use {folder} as the data folder: {exc.strerror or exc}") from None
+    except OSError as exc:  # not writable by this user, a read-only disk, a file of that name
+        raise DataFolderError(f"cannot use {folder} as the data folder: {exc.strerror or exc}") from None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -194,6 +210,30 @@ def lock_data_folder(folder: Path) -> IO[str]:
     handle.write(f"{os.getpid()}\n")
     handle.flush()
     return handle
+
+
+def check_game_database(folder: Path) -> None:
+    """Open the game database (made if new) and the photo folder once, before the slow start: a database that is
+    damaged, another program's, of a newer jantaku or read-only is DataFolderError; one held locked by another
+    program past the store's busy timeout stays InputError (exit 2: that clears)."""
+    from device import game_port as gp
+
+    if gp.unavailable() is not None:  # no game keeping in this build: the assistant says so on the page
+        return
+    path = folder / "games.sqlite3"
+    try:
+        (folder / "scans").mkdir(exist_ok=True)
+        store = gp.open_store(path)
+    except OSError as exc:
+        raise DataFolderError(f"cannot use {folder} as the data folder: {exc.strerror or exc}") from None
+    except InputError as exc:
+        if " is busy" in str(exc):  # table.store's words for a lock held by another program
+            raise
+        raise DataFolderError(str(exc)) from None
+    read_only = store.read_only
+    store.close()
+    if read_only:
+        raise DataFolderError(f"the game database {path} is read-only for this user: the table cannot record hands")
 
 
 def bench_serve(args: argparse.Namespace) -> int:

@@ -168,15 +168,24 @@ def test_opencv_camera_missing_device_is_a_clear_error():
         open_camera(CameraConfig(source="opencv", device=97))
 
 
-@pytest.mark.parametrize(("option", "value", "message"), [
-    ("--host", "999.1.1.1", "cannot listen on 999.1.1.1"),
-    ("--data", "/proc/nope", "cannot use /proc/nope as the data folder"),
+@pytest.mark.parametrize(("option", "value", "message", "status"), [
+    ("--host", "999.1.1.1", "cannot listen on 999.1.1.1", 2),
+    ("--data", "/proc/nope", "cannot use /proc/nope as the data folder", 73),
+    ("--data", "a-file", "a-file as the data folder: File exists", 73),
+    ("--data", "damaged", "the game database", 73),
 ])
-def test_serve_refuses_an_address_or_data_folder_it_cannot_use(tmp_path, monkeypatch, capsys, option, value, message):
+def test_serve_refuses_an_address_or_data_folder_it_cannot_use(tmp_path, monkeypatch, capsys, option, value, message,
+                                                               status):
+    """A data folder or game database that cannot be used is exit 73, which the service does not restart on
+    (waiting does not mend it); an address is exit 2, as a port still held may clear."""
     from device.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["serve", "--port", "0", "--no-panel", "--no-recognizer", "--camera", "replay", option, value]) == 2
+    (tmp_path / "a-file").write_text("not a folder\n")
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "games.sqlite3").write_bytes(b"\x00not a database" * 500)
+    assert main(["serve", "--port", "0", "--no-panel", "--no-recognizer", "--camera", "replay", option, value]
+                ) == status
     assert message in capsys.readouterr().err
 
 
