@@ -20,6 +20,18 @@ hostname_new="jantaku"
 port=""
 tile_art=""
 usage="usage: sudo bash deploy/install-pi.sh [--hostname NAME] [--port N] [--tile-art DIR]"
+
+# onnxruntime and opencv have no 32-bit ARM wheels. The userland decides, not `uname -m`: a 32-bit Raspberry
+# Pi OS on a Pi 4 or 5 runs a 64-bit kernel (aarch64) under its armhf programs
+check_64bit() {
+    local arch
+    arch="$(dpkg --print-architecture)"
+    if [ "$arch" != arm64 ]; then
+        echo "jantaku needs the 64-bit Raspberry Pi OS (arm64); this one is $arch" >&2
+        return 1
+    fi
+}
+
 while [ $# -gt 0 ]; do
     case "$1" in
         --hostname) hostname_new="$2"; shift 2 ;;
@@ -42,10 +54,7 @@ if [ -n "$tile_art" ]; then
     fi
 fi
 if [ "$(id -u)" -ne 0 ]; then echo "run as root: sudo bash deploy/install-pi.sh" >&2; exit 2; fi
-if [ "$(uname -m)" != aarch64 ]; then  # onnxruntime and opencv have no 32-bit ARM wheels
-    echo "jantaku needs the 64-bit Raspberry Pi OS (arm64); this is $(uname -m)" >&2
-    exit 2
-fi
+check_64bit || exit 2
 
 echo "== apt packages"
 apt-get update -q

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -11,6 +12,21 @@ from pathlib import Path
 import pytest
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+
+
+def run_install_functions(body: str, *names: str) -> subprocess.CompletedProcess:
+    """`body` run by bash (as the script runs: `set -euo pipefail`) after the named functions of install-pi.sh;
+    `body` defines fakes of the commands they call first. The script itself is never run past its options here:
+    the tests may run as root."""
+    text = (DEPLOY / "install-pi.sh").read_text()
+    functions = []
+    for name in names:
+        found = re.search(rf"(?ms)^{name}\(\) {{\n.*?^}}\n", text)
+        assert found, f"install-pi.sh has no function {name}"
+        functions.append(found.group(0))
+    return subprocess.run(["bash", "-c", "set -euo pipefail\n" + "".join(functions) + body],
+                          capture_output=True, text=True)
 
 
 def test_systemd_unit_restarts_and_runs_serve_with_the_config():
@@ -35,7 +51,7 @@ def test_avahi_service_advertises_http_on_the_configured_port():
     assert root.find("service/port").text == "8080"
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+@needs_bash
 def test_install_script_parses_and_refuses_non_root_or_bad_options():
     script = DEPLOY / "install-pi.sh"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
@@ -49,3 +65,14 @@ def test_install_script_parses_and_refuses_non_root_or_bad_options():
     assert bad.returncode == 2 and "usage" in bad.stderr
     bad = subprocess.run(["bash", str(script), "--port", "80a"], capture_output=True, text=True)
     assert bad.returncode == 2 and "a port is a number from 1 to 65535" in bad.stderr
+
+
+@needs_bash
+@pytest.mark.parametrize(("arch", "ok"), [("arm64", True), ("armhf", False), ("amd64", False)])
+def test_install_script_goes_by_the_userland_not_the_kernel(arch, ok):
+    """A 32-bit Raspberry Pi OS on a Pi 4 or 5 runs a 64-bit kernel: `uname -m` says aarch64, dpkg says armhf."""
+    ran = run_install_functions(f"uname() {{ echo aarch64; }}\ndpkg() {{ echo {arch}; }}\n"
+                                "if check_64bit; then echo yes; else echo no; fi\n", "check_64bit")
+    assert ran.stdout == ("yes\n" if ok else "no\n")
+    if not ok:
+        assert f"needs the 64-bit Raspberry Pi OS (arm64); this one is {arch}" in ran.stderr
