@@ -14,7 +14,8 @@
 #      copied to /usr/share/jantaku/models; the unit points JANTAKU_MODELS there
 #   6. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
 #      the tile pictures copied to /usr/share/jantaku/tiles for the pages (never into the clone)
-#   7. waits until the service says it is serving; if it does not within two minutes, prints its log and exits 1
+#   7. waits until the service says it is serving; if it does not within two minutes, or the unit stops for good
+#      before (exit 78: a bad config; 73: a data folder it cannot use), prints its log and exits 1
 set -euo pipefail
 hostname_new="jantaku"
 port=""
@@ -30,6 +31,23 @@ check_64bit() {
         echo "jantaku needs the 64-bit Raspberry Pi OS (arm64); this one is $arch" >&2
         return 1
     fi
+}
+
+# the service said it is serving since the restart. grep reads the whole log: `grep -q` would stop at the first
+# match, journalctl would die of SIGPIPE writing the rest, and under pipefail a server that started would be missed
+serving() {
+    journalctl -u jantaku --since "$started" --no-pager -q | grep "serving on port" >/dev/null
+}
+
+# up to two minutes for the recognizer to load; at once when the unit gave up: it exited with a status it is not
+# restarted on (78 a bad config, 73 a data folder it cannot use) or hit systemd's start limit
+wait_until_serving() {
+    for _ in $(seq 120); do
+        serving && return 0
+        [ "$(systemctl show -p ActiveState --value jantaku)" != failed ] || break
+        sleep 1
+    done
+    serving
 }
 
 while [ $# -gt 0 ]; do
@@ -139,11 +157,7 @@ systemctl enable jantaku
 started="$(date '+%Y-%m-%d %H:%M:%S')"
 systemctl restart jantaku
 echo "== waiting for jantaku to start (loading the recognizer takes a while on a Pi)"
-for _ in $(seq 120); do
-    journalctl -u jantaku --since "$started" --no-pager -q | grep -q "serving on port" && break
-    sleep 1
-done
-if ! journalctl -u jantaku --since "$started" --no-pager -q | grep -q "serving on port"; then
+if ! wait_until_serving; then
     echo "jantaku did not start; its log:" >&2
     journalctl -u jantaku --since "$started" --no-pager -n 30 >&2 || true
     exit 1

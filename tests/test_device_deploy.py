@@ -76,3 +76,35 @@ def test_install_script_goes_by_the_userland_not_the_kernel(arch, ok):
     assert ran.stdout == ("yes\n" if ok else "no\n")
     if not ok:
         assert f"needs the 64-bit Raspberry Pi OS (arm64); this one is {arch}" in ran.stderr
+
+
+WAIT = ("started='2025-01-01 00:00:00'\nsleeps=0\nsleep() { sleeps=$((sleeps + 1)); }\n"
+        "if wait_until_serving; then echo \"serving after $sleeps s\"; else echo \"not after $sleeps s\"; fi\n")
+
+
+@needs_bash
+def test_install_script_sees_a_server_that_logs_more_after_serving():
+    """`grep -q` left journalctl writing into a closed pipe: its SIGPIPE failed the pipeline under pipefail, and a
+    server that was serving (with more log after the line, as at DEBUG) was reported as not started."""
+    fakes = ("journalctl() { echo 'jantaku: serving on port 8080'; seq 300000; }\n"
+             "systemctl() { echo active; }\n")
+    ran = run_install_functions(fakes + WAIT, "serving", "wait_until_serving")
+    assert ran.stdout == "serving after 0 s\n", ran.stderr
+
+
+@needs_bash
+def test_install_script_stops_waiting_when_the_unit_gave_up():
+    """A bad config (exit 78) or an unusable data folder (exit 73) is not restarted: the unit is failed at once,
+    and the script says so then, not after two minutes."""
+    fakes = ("journalctl() { echo 'jantaku: config: pin must be 4 to 8 digits'; }\n"
+             "systemctl() { [ \"$*\" = 'show -p ActiveState --value jantaku' ] && echo failed; }\n")
+    ran = run_install_functions(fakes + WAIT, "serving", "wait_until_serving")
+    assert ran.stdout == "not after 0 s\n", ran.stderr
+
+
+@needs_bash
+def test_install_script_waits_two_minutes_while_the_unit_restarts():
+    """Exit 2 (a port still held) is restarted by the unit: the script keeps waiting for it."""
+    fakes = "journalctl() { :; }\nsystemctl() { echo activating; }\n"
+    ran = run_install_functions(fakes + WAIT, "serving", "wait_until_serving")
+    assert ran.stdout == "not after 120 s\n", ran.stderr
