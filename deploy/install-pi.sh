@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install jantaku as a service on Raspberry Pi OS (Bookworm or later, Lite or Desktop), from a clone:
-#   sudo bash deploy/install-pi.sh [--hostname jantaku] [--port 8080] [--tile-art DIR]
+#   sudo bash deploy/install-pi.sh [--hostname NAME] [--port 8080] [--tile-art DIR]
 # Idempotent: run it again after `git pull` to update. What it does:
 #   1. apt: python3-venv, python3-picamera2 (libcamera bindings are not on PyPI), python3-lgpio (Pi 5 GPIO),
 #      python3-opencv's runtime libraries, avahi-daemon (mDNS: http://jantaku.local:8080/), a CJK font
@@ -9,7 +9,7 @@
 #   3. a venv in /opt/jantaku/venv WITH system site packages (so picamera2 and lgpio from apt are seen),
 #      and this package installed into it
 #   4. /etc/jantaku/jantaku.toml from deploy/jantaku.example.toml (kept if it exists), the systemd unit
-#      (Restart=always), the avahi service file, and the hostname
+#      (Restart=always), the avahi service file, and with --hostname the hostname (without it, left as it is)
 #   5. the tile recognizer (models/: the ONNX files and recognizer.json, which the package does not carry)
 #      copied to /usr/share/jantaku/models; the unit points JANTAKU_MODELS there
 #   6. with --tile-art DIR (a FluffyStuff riichi-mahjong-tiles checkout, or its Export/Regular folder of PNGs):
@@ -17,10 +17,17 @@
 #   7. waits until the service says it is serving; if it does not within two minutes, or the unit stops for good
 #      before (exit 78: a bad config; 73: a data folder it cannot use), prints its log and exits 1
 set -euo pipefail
-hostname_new="jantaku"
+hostname_new=""  # none given: the Pi keeps its name (a re-run to update must not rename it)
 port=""
 tile_art=""
 usage="usage: sudo bash deploy/install-pi.sh [--hostname NAME] [--port N] [--tile-art DIR]"
+
+# a hostname is one RFC 1123 label: ASCII letters, digits and hyphens, 1-63 of them, no hyphen first or last
+# (a bracket list, not a range such as a-z, whose letters depend on the locale)
+valid_hostname() {
+    [ -n "$1" ] && [ "${#1}" -le 63 ] && [[ "$1" != -* && "$1" != *- ]] &&
+        [[ "$1" != *[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-]* ]]
+}
 
 # onnxruntime and opencv have no 32-bit ARM wheels. The userland decides, not `uname -m`: a 32-bit Raspberry
 # Pi OS on a Pi 4 or 5 runs a 64-bit kernel (aarch64) under its armhf programs
@@ -52,7 +59,15 @@ wait_until_serving() {
 
 while [ $# -gt 0 ]; do
     case "$1" in
-        --hostname) hostname_new="$2"; shift 2 ;;
+        --hostname|--port|--tile-art)  # each needs a value: the usage, not "$2: unbound variable"
+            if [ $# -lt 2 ] || [ -z "$2" ]; then echo "$usage" >&2; exit 2; fi ;;&
+        --hostname) hostname_new="$2"; valid_hostname "$2" || {
+                echo "--hostname $2: a hostname is letters, digits and hyphens (1 to 63, no hyphen first or" \
+                     "last), such as jantaku or club-table-2" >&2
+                echo "$usage" >&2
+                exit 2
+            }
+            shift 2 ;;
         --port) port="$2"; shift 2 ;;
         --tile-art) tile_art="$(realpath -m "$2")"; shift 2 ;;  # before the cd below: relative to where it was typed
         *) echo "$usage" >&2; exit 2 ;;
@@ -145,7 +160,7 @@ echo "== systemd and mDNS"
 install -m 644 deploy/jantaku.service /etc/systemd/system/jantaku.service
 sed "s/<port>8080<\/port>/<port>${port_now}<\/port>/" deploy/jantaku.avahi.service > /etc/avahi/services/jantaku.service
 renamed=""
-if [ "$(hostname)" != "$hostname_new" ]; then
+if [ -n "$hostname_new" ] && [ "$(hostname)" != "$hostname_new" ]; then
     hostnamectl set-hostname "$hostname_new"
     sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$hostname_new/" /etc/hosts
     renamed=1
@@ -162,4 +177,4 @@ if ! wait_until_serving; then
     journalctl -u jantaku --since "$started" --no-pager -n 30 >&2 || true
     exit 1
 fi
-echo "== done: open http://$hostname_new.local:${port_now}/ (scorekeeper: /keeper)"
+echo "== done: open http://$(hostname).local:${port_now}/ (scorekeeper: /keeper)"

@@ -68,6 +68,41 @@ def test_install_script_parses_and_refuses_non_root_or_bad_options():
 
 
 @needs_bash
+@pytest.mark.parametrize("args", [["--port"], ["--hostname"], ["--tile-art"], ["--port", "80", "--hostname"],
+                                  ["--port", ""]])
+def test_install_script_option_without_a_value_gives_the_usage(args):
+    bad = subprocess.run(["bash", str(DEPLOY / "install-pi.sh"), *args], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("usage: sudo bash deploy/install-pi.sh"), bad.stderr
+    assert "unbound variable" not in bad.stderr
+
+
+@needs_bash
+@pytest.mark.parametrize("name", ["Club Table", "a/b", "-table", "table-", "a" * 64, "café", "pi.local", "a&b"])
+def test_install_script_refuses_a_hostname_that_is_no_rfc_1123_label_before_installing(name):
+    """"Club Table" became ClubTable for hostnamectl but "Club Table" in /etc/hosts; "a/b" broke the script's sed
+    after the rename: both stop now, with exit 2 and the usage, before the root check and apt."""
+    script = [str(DEPLOY / "install-pi.sh"), "--hostname", name, "--no-such-option"]  # a check gone: usage, no install
+    bad = subprocess.run(["bash", *script], capture_output=True, text=True)
+    assert bad.returncode == 2, bad.stderr
+    assert f"--hostname {name}: a hostname is letters, digits and hyphens" in bad.stderr and "usage" in bad.stderr
+
+
+@needs_bash
+def test_install_script_hostname_check_takes_rfc_1123_labels():
+    names = ["jantaku", "club-table-2", "A1", "7", "a" * 63]
+    ran = run_install_functions("".join(f"valid_hostname '{n}'\n" for n in names) + "echo ok\n", "valid_hostname")
+    assert ran.stdout == "ok\n", ran.stderr
+
+
+def test_install_script_keeps_the_hostname_unless_told():
+    """Re-running the script to update (as the README says) renamed a Pi called otherwise back to jantaku."""
+    text = (DEPLOY / "install-pi.sh").read_text()
+    assert 'hostname_new=""' in text
+    assert 'if [ -n "$hostname_new" ] && [ "$(hostname)" != "$hostname_new" ]; then' in text
+    assert 'open http://$(hostname).local:' in text  # the name it has, given or kept
+
+
+@needs_bash
 @pytest.mark.parametrize(("arch", "ok"), [("arm64", True), ("armhf", False), ("amd64", False)])
 def test_install_script_goes_by_the_userland_not_the_kernel(arch, ok):
     """A 32-bit Raspberry Pi OS on a Pi 4 or 5 runs a 64-bit kernel: `uname -m` says aarch64, dpkg says armhf."""
