@@ -113,7 +113,8 @@ def serve(args: argparse.Namespace) -> int:
         return CONFIG_ERROR
     setup_logging(config.log_level)
     log = logging.getLogger("jantaku.serve")
-    made = [p for p in (config.data_path / "serve.lock", config.data_path) if not p.exists()]
+    # os.path.exists: Path.exists raises where this user may not look (a data folder left to root)
+    made = [p for p in (config.data_path / "serve.lock", config.data_path) if not os.path.exists(p)]
     try:
         lock = lock_data_folder(config.data_path)
     except DataFolderError as exc:

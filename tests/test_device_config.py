@@ -189,6 +189,22 @@ def test_serve_refuses_an_address_or_data_folder_it_cannot_use(tmp_path, monkeyp
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root enters any folder")
+def test_a_data_folder_this_user_cannot_enter_is_exit_73(tmp_path, monkeypatch, capsys):
+    """A data folder left to root (as install-pi.sh's is to the service's user) was a traceback, exit 1 and a
+    restart every 2 s: it is a data folder that cannot be used, exit 73."""
+    from device.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    shut = tmp_path / "shut"
+    shut.mkdir(mode=0o000)
+    try:
+        assert main(["serve", "--port", "0", "--no-panel", "--no-recognizer", "--data", str(shut)]) == 73
+    finally:
+        shut.chmod(0o700)
+    assert f"cannot use {shut} as the data folder: Permission denied" in capsys.readouterr().err
+
+
 def test_a_second_server_on_the_same_data_folder_is_refused(tmp_path, monkeypatch, capsys):
     from device.cli import main
     from device.commands import lock_data_folder
