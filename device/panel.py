@@ -94,6 +94,7 @@ class Panel:
         self.leds.update(status=LED(config.status_led, pin_factory=f), furiten=LED(config.furiten_led, pin_factory=f))
         self._led_modes: dict[str, str] = {}
         self._led_lock = threading.Lock()
+        self._tickets = self._landed = 0  # update_leds: plans in the order they were made
 
         self.mode = "idle"
         self.mode_data: dict[str, Any] = {}
@@ -365,8 +366,17 @@ class Panel:
         return plan
 
     def update_leds(self) -> None:
+        """Called from any thread after any change. A plan made before a change must not land after the plan made
+        after it, so each carries a ticket and an older one is dropped; the plan itself is made outside the LED
+        lock, since a caller may hold the assistant's lock, which making a plan takes."""
+        with self._led_lock:
+            self._tickets += 1
+            ticket = self._tickets
         plan = self.led_plan()
         with self._led_lock:
+            if ticket < self._landed:
+                return
+            self._landed = ticket
             for name, mode in plan.items():
                 if self._led_modes.get(name) == mode:
                     continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import replace
 
@@ -653,3 +654,27 @@ def test_a_stray_scan_of_no_hand_leaves_nothing_that_holds_back_riichi(rig):
     tap(factory, cfg.riichi_buttons[1])
     settle(panel)
     assert assistant.state().riichi[1]
+
+
+def test_an_led_plan_made_before_a_change_does_not_land_after_the_one_made_after_it(rig):
+    """Fixed (a flaky CI run): the worker's plan, made just before the status went busy, landed after the busy
+    plan and put the status LED back on while the table was busy."""
+    assistant, panel, factory = rig
+    made, release = threading.Event(), threading.Event()
+    plan = panel.led_plan
+
+    def slow_plan():
+        stale = plan()
+        if threading.current_thread().name == "stale":
+            made.set()
+            release.wait(5)
+        return stale
+
+    panel.led_plan = slow_plan
+    worker = threading.Thread(target=panel.update_leds, name="stale")
+    worker.start()
+    assert made.wait(5)
+    with assistant.busy("test"):  # a newer plan lands while the stale one waits
+        release.set()
+        worker.join(5)
+        assert panel.describe()["led_modes"]["status"] == "blink"
