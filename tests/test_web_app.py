@@ -532,7 +532,25 @@ def test_json_nested_too_deep_for_the_parser_is_a_400_not_a_500(client):
     assert client.post("/api/login", data=deep, content_type="application/json").status_code == 400
     h = login(client)
     resp = client.post("/api/riichi", data=deep, headers={**h, "Content-Type": "application/json"})
-    assert resp.status_code == 400 and "must be JSON" in resp.get_json()["error"]
+    assert resp.status_code == 400 and resp.get_json()["error"] == "the request body is nested too deep"
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ('{"reason": "Zo\u00eb"}'.encode("latin-1"), "the request body is not UTF-8 text (a bad byte at position 14)"),
+        (b'{"seat": 1', "the request body is not valid JSON: Expecting ',' delimiter at line 1 column 11"),
+        (b"null", "the request body must be a JSON object"),
+        (b'{"seat": ' + b"9" * 5000 + b"}", "a number in the request body is too long (over 4300 digits)"),
+        (b"[" * 50000, "the request body is nested too deep"),
+    ],
+)
+def test_a_json_body_that_is_not_an_object_says_what_is_wrong(client, raw, message):
+    """Each used to get "must be JSON (Content-Type: application/json)", though the Content-Type was that already."""
+    h = login(client)
+    resp = client.post("/api/riichi", data=raw, headers={**h, "Content-Type": "application/json"})
+    assert resp.status_code == 400 and resp.get_json()["error"] == message
+
 
 
 def test_malformed_json_is_rejected_and_nothing_is_recorded(env):

@@ -7,6 +7,8 @@ redraws from the reply without a second request.
 from __future__ import annotations
 
 import functools
+import json
+import sys
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -22,11 +24,26 @@ def assistant():
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None:
-        if request.content_length:
-            raise InputError("the request body must be JSON (Content-Type: application/json)")
+    """The JSON object sent, {} for no body. A body that is not one is refused with what is wrong with it (a script's
+    author needs more than "must be JSON" when the Content-Type was right); only a body sent under another
+    Content-Type is told to send application/json."""
+    raw = request.get_data(cache=True)
+    if not raw:
         return {}
+    if not request.is_json:
+        raise InputError("the request body must be JSON (Content-Type: application/json)")
+    try:
+        data = json.loads(raw)  # bytes: UTF-8 (a BOM allowed), or UTF-16/32 as the standard library detects them
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the request body is not UTF-8 text (a bad byte at position {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the request body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                         ) from None
+    except RecursionError:
+        raise InputError("the request body is nested too deep") from None
+    except ValueError:  # the only other one: an integer past Python's digit limit for int()
+        raise InputError(f"a number in the request body is too long (over {sys.get_int_max_str_digits()} digits)"
+                         ) from None
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object")
     return data
