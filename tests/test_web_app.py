@@ -552,6 +552,13 @@ def test_a_json_body_that_is_not_an_object_says_what_is_wrong(client, raw, messa
     assert resp.status_code == 400 and resp.get_json()["error"] == message
 
 
+def test_a_proposal_field_named_like_a_python_parameter_is_an_unknown_field(client):
+    """`propose(**body)` took "self" for its own first parameter: a TypeError, a 500, where "bogus" got the 400."""
+    h = login(client)
+    for field in ("self", "bogus"):
+        resp = client.put("/api/proposal", json={field: 1}, headers=h)
+        assert resp.status_code == 400 and resp.get_json()["error"] == f"unknown proposal field(s): {field}", field
+
 
 def test_malformed_json_is_rejected_and_nothing_is_recorded(env):
     app, assistant, _ = env

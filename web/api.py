@@ -199,7 +199,10 @@ def scan():
 @bp.put("/proposal")
 @keeper_required
 def correct():
-    proposal = assistant().propose(**body())
+    data = body()
+    if "self" in data:  # propose(**data) would bind it to its own first parameter: a TypeError, a 500
+        raise InputError("unknown proposal field(s): self")
+    proposal = assistant().propose(**data)
     return done(proposal=proposal.to_json())
 
 
