@@ -33,3 +33,23 @@ def test_a_huge_body_is_refused_before_it_is_received(tmp_path):
                          b"Content-Length: 209715200\r\n\r\n" + b"x" * 1024)
             reply = conn.recv(200)
     assert reply.startswith(b"HTTP/1.1 413")
+
+
+def test_heads_of_the_live_stream_take_no_slot_under_waitress(tmp_path):
+    """A HEAD's body is never run, so its slot was never freed: 41 HEADs turned every later viewer away (503) until a
+    restart. Under the real server the slot is freed when the response closes."""
+    import http.client
+
+    from device.loadtest import ServerProcess
+
+    with ServerProcess(tmp_path / "data", extra=["--no-recognizer"]) as server:
+        for _ in range(41):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            conn.request("HEAD", "/api/stream")
+            assert conn.getresponse().status == 200
+            conn.close()
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/api/stream")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.read(12) == b"retry: 1000\n"
+        conn.close()

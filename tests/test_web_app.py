@@ -112,6 +112,26 @@ def test_one_address_holds_a_few_stream_slots_not_all(env):
     again.close()
 
 
+def test_a_stream_whose_body_is_never_read_frees_its_slot(env):
+    """Werkzeug answers HEAD without starting the body, so the stream's `finally` never ran: 40 HEADs took every slot
+    for good (live updates off for the room until a restart). A body never read must free its slot at the close."""
+    app = env[0]
+    hub = app.extensions["jantaku.live"]
+    client = app.test_client()
+    for _ in range(hub.max_streams + 1):
+        resp = client.head("/api/stream")
+        assert resp.status_code == 200
+        resp.close()  # what a WSGI server does with every response
+    unread = client.get("/api/stream", buffered=False)  # a GET whose client left before the first byte
+    unread.close()
+    assert hub.open == 0
+    resp = client.get("/api/stream", buffered=False)
+    assert resp.status_code == 200
+    next(iter(resp.response))
+    resp.close()  # the stream's own end and the close both free: the slot is freed once, not twice
+    assert hub.open == 0
+
+
 def test_healthz(client):
     data = client.get("/healthz").get_json()
     assert data["ok"] is True and data["device"]["game_keeping"] == "ok"

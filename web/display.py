@@ -36,12 +36,14 @@ def state():
 def stream():
     hub = current_app.extensions["jantaku.live"]
     client = request.remote_addr or "?"
-    if not hub.try_open(client):
+    release = hub.try_open(client)
+    if release is None:
         resp = jsonify(error="too many live viewers: poll /api/state instead")
         resp.status_code = 503
         resp.headers["Retry-After"] = "5"
         return resp
-    resp = Response(hub.stream(client), mimetype="text/event-stream")
+    resp = Response(hub.stream(release), mimetype="text/event-stream")
+    resp.call_on_close(release)  # a body never iterated (HEAD) never runs the stream's own `finally`
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 KEEPALIVE_SECONDS = 5.0  # a viewer gone is noticed at the next write: its slot is free again that soon
 STREAMS_PER_CLIENT = 4  # one phone reloading, a TV and a laptop behind one address; not every slot
@@ -27,20 +27,29 @@ class StreamHub:
         self._by_client: dict[str, int] = {}
         self._encoded: tuple[int, bytes] | None = None
 
-    def try_open(self, client: str) -> bool:
+    def try_open(self, client: str) -> Callable[[], None] | None:
+        """A slot for `client`, as the function that frees it, or None when none is left. The function frees the slot
+        once however often it is called: both the stream's end and the response's close call it, since a body never
+        iterated (a HEAD, a client gone before the first byte) never runs the stream's `finally`."""
         with self._lock:
             if self.open >= self.max_streams or self._by_client.get(client, 0) >= STREAMS_PER_CLIENT:
-                return False
+                return None
             self.open += 1
             self._by_client[client] = self._by_client.get(client, 0) + 1
-            return True
+        freed = False
 
-    def _close(self, client: str) -> None:
-        with self._lock:
-            self.open -= 1
-            self._by_client[client] -= 1
-            if not self._by_client[client]:
-                del self._by_client[client]
+        def release() -> None:
+            nonlocal freed
+            with self._lock:
+                if freed:
+                    return
+                freed = True
+                self.open -= 1
+                self._by_client[client] -= 1
+                if not self._by_client[client]:
+                    del self._by_client[client]
+
+        return release
 
     def message(self) -> tuple[int, bytes]:
         """The current state as one SSE message, encoded once per version for every stream."""
@@ -53,9 +62,9 @@ class StreamHub:
         self._encoded = encoded
         return encoded
 
-    def stream(self, client: str, keepalive: float = KEEPALIVE_SECONDS, lifetime: float = STREAM_SECONDS
-               ) -> Iterator[bytes]:
-        """Yield SSE bytes until `lifetime` passes or the client goes away; the slot is freed either way."""
+    def stream(self, release: Callable[[], None], keepalive: float = KEEPALIVE_SECONDS,
+               lifetime: float = STREAM_SECONDS) -> Iterator[bytes]:
+        """Yield SSE bytes until `lifetime` passes or the client goes away; the slot (`release`) is freed either way."""
         try:
             yield b"retry: 1000\n\n"
             version, msg = self.message()
@@ -72,4 +81,4 @@ class StreamHub:
                 version, msg = self.message()
                 yield msg
         finally:
-            self._close(client)
+            release()
