@@ -718,3 +718,111 @@ def test_a_game_left_in_play_is_continued_from_the_history_page(server, browser)
     board.goto(server.url + "/")
     expect(board.locator(".seat").nth(1)).to_contain_text("Val")
     expect(board.locator(".seat").nth(1)).to_contain_text("24,000")
+
+
+class FreezingProxy:
+    """A loopback TCP proxy to `port` whose live-stream connections can be made to go silent without closing: what
+    a phone asleep or a Wi-Fi blip looks like to the page (no error, no close, nothing more arrives)."""
+
+    def __init__(self, port: int) -> None:
+        import socket
+        import threading
+
+        self.port_to = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.streams: list[object] = []
+        self.frozen: set[int] = set()
+        self.streams_opened = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.port_to))
+            threading.Thread(target=self._pump, args=(client, server, id(client)), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, id(client)), daemon=True).start()
+
+    def _pump(self, src, dst, conn: int) -> None:
+        try:
+            while data := src.recv(65536):
+                if data.startswith(b"GET /api/stream "):
+                    self.streams.append(conn)
+                    self.streams_opened += 1
+                if conn not in self.frozen:
+                    dst.sendall(data)
+        except OSError:
+            pass
+
+    def freeze_streams(self) -> None:
+        self.frozen.update(self.streams)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_live_stream_gone_silent_is_reopened_by_the_scoreboard_and_the_keeper_page(tmp_path, browser):
+    """A phone asleep or a Wi-Fi blip leaves the stream's connection silent but open: the pages said "live" and kept
+    stale scores for ever. Three keep-alives missed (0.3 s each here), they reopen the stream and fetch the state."""
+    from playwright.sync_api import expect
+
+    from device.loadtest import Keeper
+
+    with ServerProcess(tmp_path / "data", pin=PIN, extra=["--no-recognizer"],
+                       env={"JANTAKU_KEEPALIVE_SECONDS": "0.3"}) as srv:
+        proxy = FreezingProxy(srv.port)
+        url = f"http://127.0.0.1:{proxy.port}"
+        board = browser.new_page()
+        board.goto(url + "/")
+        expect(board.locator("#live")).to_have_text("live")
+        keeper = browser.new_page()
+        keeper.goto(url + "/keeper/login")
+        log_in(keeper)
+        expect(keeper.locator("#mini")).to_contain_text("25,000")
+        for _ in range(100):  # the keeper page's stream too
+            if proxy.streams_opened >= 2:
+                break
+            keeper.wait_for_timeout(50)
+        assert proxy.streams_opened == 2
+        proxy.freeze_streams()
+        Keeper(srv.port, PIN).call("POST", "/api/adjust", {"amounts": [1000, -1000, 0, 0], "reason": "asleep"})
+        expect(board.locator(".seat.bottom .points")).to_have_text("26,000", timeout=10_000)
+        expect(keeper.locator("#mini")).to_contain_text("26,000", timeout=10_000)
+        assert proxy.streams_opened >= 4  # both pages opened a new stream
+        proxy.close()
+        board.close()
+        keeper.close()
+
+
+def test_the_keeper_page_polls_when_no_stream_slot_is_left(tmp_path, browser):
+    """Its stream turned away (503: every slot taken, or lost at a stream's five-minute end), the keeper page stopped
+    following the panel and other keepers for good; it now polls /api/state as the scoreboard does."""
+    import http.client
+
+    from playwright.sync_api import expect
+
+    from device.loadtest import Keeper
+
+    config = tmp_path / "jantaku.toml"
+    config.write_text("max_streams = 1\n")
+    with ServerProcess(tmp_path / "data", pin=PIN, extra=["--no-recognizer", "--config", str(config)]) as srv:
+        viewer = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        viewer.request("GET", "/api/stream")
+        assert viewer.getresponse().status == 200  # the only slot
+        page = browser.new_page()
+        refused: list[int] = []
+        page.on("response", lambda r: refused.append(r.status) if r.url.endswith("/api/stream") else None)
+        page.goto(srv.url + "/keeper/login")
+        log_in(page)
+        expect(page.locator("#mini")).to_contain_text("25,000")
+        Keeper(srv.port, PIN).call("POST", "/api/adjust", {"amounts": [1000, -1000, 0, 0], "reason": "elsewhere"})
+        expect(page.locator("#mini")).to_contain_text("26,000", timeout=10_000)
+        assert refused == [503]
+        viewer.close()
+        page.close()

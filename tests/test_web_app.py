@@ -69,7 +69,7 @@ def test_stream_sends_state_then_changes(env):
     resp = client.get("/api/stream", buffered=False)
     assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
     chunks = iter(resp.response)
-    assert next(chunks) == b"retry: 1000\n\n"
+    assert next(chunks) == b"retry: 1000\n\nevent: keepalive\ndata: 5\n\n"  # the interval, before one is missed
     first = next(chunks).decode()
     assert first.startswith(f"id: {assistant.version}\nevent: state\ndata: ")
     assistant.declare_riichi(3)
@@ -78,6 +78,19 @@ def test_stream_sends_state_then_changes(env):
     assert data["game"]["seats"][3]["riichi"] is True
     resp.close()
     assert app.extensions["jantaku.live"].open == 0
+
+
+def test_the_stream_keep_alive_is_an_event_a_page_can_hear(env):
+    """A comment line never reaches a page's script, so a connection gone silent (a phone asleep) looked live for ever:
+    the keep-alive is a `keepalive` event whose data is its interval, which pages without a listener ignore."""
+    app = env[0]
+    hub = app.extensions["jantaku.live"]
+    chunks = hub.stream(hub.try_open("10.0.0.8"), keepalive=0.01)
+    assert next(chunks) == b"retry: 1000\n\nevent: keepalive\ndata: 0.01\n\n"
+    assert next(chunks).startswith(b"id: ")
+    assert next(chunks) == b"event: keepalive\ndata: 0.01\n\n"  # nothing changed within the interval
+    chunks.close()
+    assert hub.open == 0
 
 
 def test_stream_slots_are_capped_and_the_rest_poll(env):

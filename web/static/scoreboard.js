@@ -89,10 +89,21 @@
     setTimeout(() => { clearInterval(pollTimer); pollTimer = null; connect(); }, 30000);
   }
 
+  // A connection that goes silent without closing (a phone asleep, a Wi-Fi blip) raises no error: the server sends a
+  // keepalive event every few seconds (its data says how many), so one silent for three of them is dropped and
+  // reopened, the state fetched at once. Checked by the clock each second and when the tab is shown again, since a
+  // timer may not run while the phone sleeps.
+  let every = 5, heard = 0;
+  const hear = () => { heard = Date.now(); };
+
   function connect() {
     if (!window.EventSource) { startPolling(); return; }
     source = new EventSource("/api/stream");
+    hear();
+    source.addEventListener("open", hear);
+    source.addEventListener("keepalive", (ev) => { hear(); every = Number(ev.data) || 5; });
     source.addEventListener("state", (ev) => {
+      hear();
       render(JSON.parse(ev.data));
       live.textContent = "live"; live.classList.remove("off");
     });
@@ -102,6 +113,16 @@
     };
   }
 
+  function watchdog() {
+    if (!source || Date.now() - heard <= 3 * every * 1000) return;
+    source.close(); source = null;
+    live.textContent = "reconnecting…"; live.classList.add("off");
+    poll();
+    connect();
+  }
+
   poll();
   connect();
+  setInterval(watchdog, 1000);
+  document.addEventListener("visibilitychange", watchdog);
 })();
