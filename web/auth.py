@@ -1,7 +1,7 @@
 """The scorekeeper's PIN: a signed session cookie, a CSRF token for every write, and rate-limited PIN attempts.
 
 A 4-digit PIN on plain HTTP in a club room only stops casual edits, so attempts are limited per client
-address (and in total) and every write needs the session's CSRF token in `X-CSRF-Token` or the form.
+address and for the whole room, and every write needs the session's CSRF token in `X-CSRF-Token` or the form.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 
@@ -22,44 +23,61 @@ bp = Blueprint("auth", __name__)
 
 
 class LoginLimiter:
-    """At most `attempts` failed PINs per client address per `window` seconds, and 4x that from everyone. The cap
-    on everyone holds back only addresses that failed already: a stranger typing wrong PINs from a few addresses
-    must not lock the keeper, who has not, out of the evening."""
+    """At most `attempts` failed PINs per client address per `window` seconds, and 4x that from the whole room. The
+    room's cap holds new addresses too (else each address a stranger takes on brings fresh tries: 2,500 addresses
+    found a 4-digit PIN in a second) and holds for at most `window`: it ends when its oldest failure is that old. An
+    address the right PIN came from in this run (the keeper's phone) is held only by its own limit, so a stranger
+    guessing from other addresses does not lock the keeper out of logging in again."""
 
-    def __init__(self, attempts: int, window: float) -> None:
+    TRUSTED = 64  # addresses remembered for a successful login, the oldest dropped first
+
+    def __init__(self, attempts: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.attempts = attempts
         self.window = window
+        self.clock = clock  # the tests' clock, so a window passes without waiting for it
         self._fails: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
+        self._trusted: dict[str, None] = {}  # ordered: the oldest first
         self._lock = threading.Lock()
 
     def _trim(self, q: deque[float], now: float) -> None:
         while q and q[0] <= now - self.window:
             q.popleft()
 
+    def _prune(self, now: float) -> None:
+        """Forget addresses whose failures are all older than the window: the map would grow with each one."""
+        self._trim(self._all, now)
+        for client in [c for c, q in self._fails.items() if not q or q[-1] <= now - self.window]:
+            del self._fails[client]
+
     def retry_after(self, client: str) -> int:
         """Seconds until this client may try again; 0 when it may try now."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
+            self._prune(now)
             q = self._fails.get(client, deque())
             self._trim(q, now)
-            self._trim(self._all, now)
             waits = []
             if len(q) >= self.attempts:
                 waits.append(q[0] + self.window - now)
-            if q and len(self._all) >= 4 * self.attempts:
+            if client not in self._trusted and len(self._all) >= 4 * self.attempts:
                 waits.append(self._all[0] + self.window - now)
             return int(max(waits) + 1) if waits else 0
 
     def failed(self, client: str) -> None:
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
+            self._prune(now)
             self._fails.setdefault(client, deque()).append(now)
             self._all.append(now)
 
     def succeeded(self, client: str) -> None:
         with self._lock:
             self._fails.pop(client, None)
+            self._trusted.pop(client, None)
+            self._trusted[client] = None
+            while len(self._trusted) > self.TRUSTED:
+                del self._trusted[next(iter(self._trusted))]
 
 
 def csrf_token() -> str:
