@@ -123,7 +123,7 @@ def serve(args: argparse.Namespace) -> int:
     late = _LateApp()  # the port is taken before the slow start (recognizer, panel), so a busy one fails at once
     try:
         server = create_server(late, host=config.host, port=config.port, threads=config.threads,
-                               connection_limit=max(100, 4 * config.threads), channel_timeout=60, ident="jantaku",
+                               connection_limit=max(500, 8 * config.threads), channel_timeout=30, ident="jantaku",
                                max_request_body_size=MAX_BODY)
     except (OSError, ValueError) as exc:  # ValueError: waitress finds no such address (a host that is not one)
         lock.close()
