@@ -205,6 +205,57 @@ const J = (() => {
     card.querySelector(".standings-box").replaceChildren(table);
   }
 
-  return { api, say, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
+  // Follow the table's changes without a reload: the live stream, and when the server has no stream slot left
+  // (503, the stream closed for good) polling /api/state each second, trying the stream again after 30 s. A
+  // connection that goes silent without closing (a phone asleep, a Wi-Fi blip) raises no error: the server sends a
+  // keepalive event every few seconds (its data says how many), so one silent for three of them is dropped and
+  // reopened, the state fetched at once; checked by the clock each second and when the tab is shown again, since
+  // a timer may not run while the phone sleeps. `onState(state, how)` gets every state, how being "live" (the
+  // stream), "polling" or "fetched" (once, at the start and after a silence); `onTrouble(what)` "reconnecting" or
+  // "offline" (a poll failed; the next one tries again).
+  function follow(onState, onTrouble) {
+    let source = null, pollTimer = null, every = 5, heard = 0;
+    const hear = () => { heard = Date.now(); };
+
+    async function poll() {
+      try { onState(await api("GET", "/api/state"), pollTimer ? "polling" : "fetched"); }
+      catch (e) { onTrouble("offline"); }
+    }
+
+    function startPolling() {
+      if (pollTimer) return;
+      pollTimer = setInterval(poll, 1000);
+      poll();
+      setTimeout(() => { clearInterval(pollTimer); pollTimer = null; connect(); }, 30000);
+    }
+
+    function connect() {
+      if (!window.EventSource) { startPolling(); return; }
+      source = new EventSource("/api/stream");
+      hear();
+      source.addEventListener("open", hear);
+      source.addEventListener("keepalive", (ev) => { hear(); every = Number(ev.data) || 5; });
+      source.addEventListener("state", (ev) => { hear(); onState(JSON.parse(ev.data), "live"); });
+      source.onerror = () => {
+        if (source.readyState === EventSource.CLOSED) { source = null; startPolling(); }
+        else onTrouble("reconnecting");
+      };
+    }
+
+    function watchdog() {
+      if (!source || Date.now() - heard <= 3 * every * 1000) return;
+      source.close(); source = null;
+      onTrouble("reconnecting");
+      poll();
+      connect();
+    }
+
+    poll();
+    connect();
+    setInterval(watchdog, 1000);
+    document.addEventListener("visibilitychange", watchdog);
+  }
+
+  return { api, say, follow, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
            isolate, columns, num, WINDS };
 })();

@@ -344,43 +344,7 @@
   wireRows();
   wire();
   refresh();
-  // Follow changes made elsewhere (the panel, another keeper) without a reload, as the scoreboard does: by the live
-  // stream; when the server has no stream slot left (503, the stream closed for good), by polling /api/state each
-  // second and trying the stream again after 30 s; a stream silent for three keep-alives (a phone asleep, a Wi-Fi
-  // blip) is dropped and reopened, the state fetched at once.
-  let source = null, pollTimer = null, every = 5, heard = 0;
-  const hear = () => { heard = Date.now(); };
-  const saw = (version) => { if (!state || version !== state.version) refresh(); };  // not the version drawn
-
-  async function poll() {
-    try { saw((await J.api("GET", "/api/state")).version); } catch (e) { /* offline: the next poll tries again */ }
-  }
-
-  function startPolling() {
-    if (pollTimer) return;
-    pollTimer = setInterval(poll, 1000);
-    poll();
-    setTimeout(() => { clearInterval(pollTimer); pollTimer = null; follow(); }, 30000);
-  }
-
-  function follow() {
-    if (!window.EventSource) { startPolling(); return; }
-    source = new EventSource("/api/stream");
-    hear();
-    source.addEventListener("open", hear);
-    source.addEventListener("keepalive", (ev) => { hear(); every = Number(ev.data) || 5; });
-    source.addEventListener("state", (ev) => { hear(); saw(JSON.parse(ev.data).version); });
-    source.onerror = () => { if (source.readyState === EventSource.CLOSED) { source = null; startPolling(); } };
-  }
-
-  function watchdog() {
-    if (!source || Date.now() - heard <= 3 * every * 1000) return;
-    source.close(); source = null;
-    poll();
-    follow();
-  }
-
-  follow();
-  setInterval(watchdog, 1000);
-  document.addEventListener("visibilitychange", watchdog);
+  // Follow changes made elsewhere (the panel, another keeper) without a reload, as the scoreboard does; the keeper
+  // state is fetched again when the table's version is not the one drawn.
+  J.follow((s) => { if (!state || s.version !== state.version) refresh(); }, () => {});
 })();

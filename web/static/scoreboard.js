@@ -3,7 +3,7 @@
 "use strict";
 (() => {
   const live = document.getElementById("live");
-  let lastVersion = -1, pollTimer = null, source = null;
+  let lastVersion = -1;
 
   function fmt(n) { return n == null ? "—" : J.num(n); }
 
@@ -73,56 +73,13 @@
     J.overlay(document.getElementById("last-photo"), photo && photo.url, photo && photo.image, photo && photo.tiles);
   }
 
-  async function poll() {
-    try {
-      render(await J.api("GET", "/api/state"));
-      if (pollTimer) { live.textContent = "live (polling)"; live.classList.remove("off"); }
-    } catch (e) {
-      live.textContent = "offline, retrying"; live.classList.add("off");
-    }
-  }
-
-  function startPolling() {
-    if (pollTimer) return;
-    pollTimer = setInterval(poll, 1000);
-    poll();
-    setTimeout(() => { clearInterval(pollTimer); pollTimer = null; connect(); }, 30000);
-  }
-
-  // A connection that goes silent without closing (a phone asleep, a Wi-Fi blip) raises no error: the server sends a
-  // keepalive event every few seconds (its data says how many), so one silent for three of them is dropped and
-  // reopened, the state fetched at once. Checked by the clock each second and when the tab is shown again, since a
-  // timer may not run while the phone sleeps.
-  let every = 5, heard = 0;
-  const hear = () => { heard = Date.now(); };
-
-  function connect() {
-    if (!window.EventSource) { startPolling(); return; }
-    source = new EventSource("/api/stream");
-    hear();
-    source.addEventListener("open", hear);
-    source.addEventListener("keepalive", (ev) => { hear(); every = Number(ev.data) || 5; });
-    source.addEventListener("state", (ev) => {
-      hear();
-      render(JSON.parse(ev.data));
-      live.textContent = "live"; live.classList.remove("off");
-    });
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) { source = null; startPolling(); }
-      else { live.textContent = "reconnecting…"; live.classList.add("off"); }
-    };
-  }
-
-  function watchdog() {
-    if (!source || Date.now() - heard <= 3 * every * 1000) return;
-    source.close(); source = null;
-    live.textContent = "reconnecting…"; live.classList.add("off");
-    poll();
-    connect();
-  }
-
-  poll();
-  connect();
-  setInterval(watchdog, 1000);
-  document.addEventListener("visibilitychange", watchdog);
+  J.follow((state, how) => {
+    render(state);
+    if (how === "fetched") return;
+    live.textContent = how === "polling" ? "live (polling)" : "live";
+    live.classList.remove("off");
+  }, (trouble) => {
+    live.textContent = trouble === "offline" ? "offline, retrying" : "reconnecting…";
+    live.classList.add("off");
+  });
 })();
