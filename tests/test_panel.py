@@ -13,8 +13,7 @@ from helpers_device import make_assistant
 from device.panel import Panel
 
 
-@pytest.fixture
-def rig(tmp_path):
+def _rig(tmp_path):
     factory = MockFactory()
     assistant = make_assistant(tmp_path)
     assistant.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
@@ -23,6 +22,11 @@ def rig(tmp_path):
     panel.close()
     factory.reset()
     assistant.store.close()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    yield from _rig(tmp_path)
 
 
 def pin(factory, number):
@@ -462,14 +466,7 @@ def unwatched_rig(tmp_path, monkeypatch):
     import device.assistant as assistant_module
 
     monkeypatch.setattr(assistant_module, "OUTSIDE_WRITES", 3600.0)
-    factory = MockFactory()
-    assistant = make_assistant(tmp_path)
-    assistant.start_game(["Aki", "Ben", "Cid", "Dee"], "tenhou")
-    panel = Panel(assistant, assistant.config.panel, pin_factory=factory)
-    yield assistant, panel, factory
-    panel.close()
-    factory.reset()
-    assistant.store.close()
+    yield from _rig(tmp_path)
 
 
 def outside_draw(assistant):
