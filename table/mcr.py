@@ -245,6 +245,11 @@ def validate_mcr(hand: Hand, win: MCRWin) -> None:
         raise InputError("47 Robbing the Quad is a win on another player's tile, not a self-draw")
     if win.replacement and win.robbing_quad:
         raise InputError("a win cannot be both on a replacement tile and robbing a quad")
+    if win.wall_last and win.robbing_quad and not win.self_drawn:
+        # As riichi refuses houtei with chankan and Zung Jung 9.1.2 with 9.3. 44 with 46 stays: MCR has no Dead
+        # Wall, so a replacement drawn from the back end of the Wall can be its last tile.
+        raise InputError("45 Last Tile Claim and 47 Robbing the Quad cannot both apply (45 is a win on the discard "
+                         "after the Seabed tile; a robbed tile is no discard)")
     if win.replacement and not win.bonus and not any(m.kind in ("kan", "added-kan", "closed-kan") for m in hand.melds):
         # the club's 46: "Winning on the Replacement Tile drawn from a Quad or Bonus Tile"
         raise InputError("46 Out with the Replacement Tile needs a declared quad or a declared flower in the hand")

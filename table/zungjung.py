@@ -536,6 +536,26 @@ def impossible_total(value: int) -> str | None:
 # --- validation -------------------------------------------------------------------------------------
 
 
+def situation_fault(win: ZungJungWin) -> str | None:
+    """Why the win's incidental bonuses (9.1-9.4) cannot all have happened at once, or None.
+
+    Riichi refuses the same combinations (`table.scoring.situation_faults`) in the same words: the blessings are
+    first-turn wins, which no Seabed tile, replacement tile or robbed quad can be (any quad ends the first turn);
+    a replacement tile comes from the Dead Wall, never the Seabed (the last tile of the Live Wall); and 9.1.2 is
+    a win on a discard, which a tile robbed from a quad is not.
+    """
+    if (win.heaven or win.earth) and (win.last_tile or win.replacement or win.robbing_quad):
+        return ("a first-turn win (9.4.1 Blessings of Heaven, 9.4.2 Blessings of Earth) is not on the last tile, "
+                "a quad's replacement tile or a robbed quad (any quad ends the first turn)")
+    if win.last_tile and win.replacement and win.self_drawn:
+        return ("9.1.1 Last Tile Draw and 9.2 Out with the Replacement Tile cannot both apply (the replacement tile "
+                "comes from the Dead Wall, not the Seabed)")
+    if win.last_tile and win.robbing_quad and not win.self_drawn:
+        return ("9.1.2 Last Tile Claim and 9.3 Robbing the Quad cannot both apply (9.1.2 is a win on the discard "
+                "after the Seabed tile; a robbed tile is no discard)")
+    return None
+
+
 def validate_zungjung(hand: Hand, win: ZungJungWin, rules: ZungJungRules) -> None:
     """Raise InputError for input that cannot describe a real Zung Jung win (one clear reason)."""
     if not 0 <= win.seat_wind <= 3:
@@ -576,6 +596,8 @@ def validate_zungjung(hand: Hand, win: ZungJungWin, rules: ZungJungRules) -> Non
         raise InputError(
             f"9.3 Robbing the Quad takes the fourth {kind_name(hand.win.kind)}: the winner cannot hold another one"
         )
+    if fault := situation_fault(win):
+        raise InputError(fault)
     if win.heaven and win.earth:
         raise InputError("a hand cannot be both Blessings of Heaven and Blessings of Earth")
     if win.heaven and (not win.self_drawn or win.seat_wind != 0 or hand.melds):

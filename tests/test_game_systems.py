@@ -187,6 +187,14 @@ def test_zung_jung_refuses_riichi_things(jantaku):
     assert state_of(jantaku)["events"] == 1  # nothing was stored
 
 
+def test_a_zung_jung_game_refuses_a_first_turn_win_on_the_last_tile(jantaku):
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
+    err = refused(jantaku, "game", "tsumo", "Ann", "--hand", "123m456p789s111z5p", "--win", "5p", "--tenhou",
+                  "--haitei")
+    assert "Ann's hand: a first-turn win" in err
+    assert state_of(jantaku)["events"] == 1  # nothing was stored
+
+
 def test_zung_jung_flowers_count_with_the_tiles(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", "zungjung")
     # Ann (East, seat 1) self-draws 1.1 All Sequences 5 + 1.2 Concealed Hand 5 with flower 1 (11.1.2 seat

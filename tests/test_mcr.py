@@ -284,6 +284,19 @@ def test_impossible_input_raises_a_clear_error(concealed, win, melds, how, messa
         mcr(concealed, win, melds, **how)
 
 
+def test_last_tile_claim_and_robbing_the_quad_are_refused_together():
+    # 45 is a win on the discard after the Seabed tile; the tile robbed for 47 is no discard
+    with pytest.raises(InputError, match="45 Last Tile Claim and 47 Robbing the Quad"):
+        mcr("456p789s23s99m", "1s", ("pon:222m",), robbing_quad=True, wall_last=True)
+
+
+def test_last_tile_draw_on_a_replacement_tile_is_kept():
+    # MCR has no Dead Wall ("all tiles in the wall have the potential to be drawn"): a replacement tile drawn
+    # from the back end can be the last tile in the Wall, so 44 and 46 may both apply
+    result = mcr("456p789s23s99m", "1s", ("kan:2222m",), self_drawn=True, wall_last=True, replacement=True)
+    assert result.valid and {44, 46} <= set(numbers(result))
+
+
 def test_missing_extra_gives_a_clear_message(monkeypatch):
     monkeypatch.setitem(sys.modules, "MahjongGB", None)  # import now fails as if not installed
     with pytest.raises(InputError, match=r"jantaku\[mcr\]"):

@@ -94,6 +94,29 @@ def test_bad_input_exits_2_with_the_reason(capsys, argv, message):
     assert code == 2 and message in err
 
 
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["123m456p789s111z5p", "--win", "5p", "--tsumo", "--tenhou", "--haitei", "--system", "zj"],
+         "a first-turn win"),
+        (["123m456p789m55p23s", "--win", "4s", "--seat", "S", "--renhou", "--houtei", "--system", "zj"],
+         "a first-turn win"),
+        (["123m456p789m55p23s", "--win", "4s", "--seat", "S", "--renhou", "--chankan", "--system", "zj"],
+         "a first-turn win"),
+        (["456p789s23s99m", "--win", "1s", "--meld", "kan:2222m", "--tsumo", "--haitei", "--rinshan", "--system",
+          "zj"], "9.1.1 Last Tile Draw and 9.2 Out with the Replacement Tile cannot both apply"),
+        (["456p789s23s99m", "--win", "1s", "--meld", "pon:222m", "--chankan", "--houtei", "--system", "zj"],
+         "9.1.2 Last Tile Claim and 9.3 Robbing the Quad cannot both apply"),
+        (["456p789s23s99m", "--win", "1s", "--meld", "pon:222m", "--chankan", "--houtei", "--system", "mcr"],
+         "45 Last Tile Claim and 47 Robbing the Quad cannot both apply"),
+    ],
+)
+def test_win_situations_that_cannot_happen_together_exit_2(capsys, argv, message):
+    """As riichi refuses tenhou with haitei, haitei with rinshan and houtei with chankan."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and message in err and not out
+
+
 def test_a_zung_jung_preset_scores_with_its_own_minimum_and_payoff(capsys, monkeypatch):
     """--rules zungjung-competitive has a 5-point minimum, zungjung-uniform pays 50 each: as `jantaku game` keeps
     them, on one hand and on a JSONL stream; an option given on the command line still wins."""

@@ -265,6 +265,26 @@ def test_impossible_input_raises_a_clear_error(concealed, win, melds, how, messa
         zj(concealed, win, melds, **how)
 
 
+@pytest.mark.parametrize(
+    "concealed, win, melds, how, message",
+    [
+        # 9.4.1/9.4.2 are first-turn wins: never on the Seabed, a quad's replacement tile or a robbed quad
+        ("123m456p789s111z5p", "5p", (), {"heaven": True, "self_drawn": True, "last_tile": True}, "first-turn win"),
+        ("123m456p789m55p23s", "4s", (), {"earth": True, "seat_wind": 1, "last_tile": True}, "first-turn win"),
+        ("123m456p789m55p23s", "4s", (), {"earth": True, "seat_wind": 1, "robbing_quad": True}, "first-turn win"),
+        # 9.2's tile comes from the Dead Wall, so it is never the Seabed tile of 9.1.1
+        ("456p789s23s99m", "1s", ("kan:2222m",), {"self_drawn": True, "last_tile": True, "replacement": True},
+         "9.1.1 Last Tile Draw and 9.2"),
+        # 9.1.2 is a win on the discard after the Seabed; a robbed tile (9.3) is no discard
+        ("456p789s23s99m", "1s", ("pon:222m",), {"robbing_quad": True, "last_tile": True},
+         "9.1.2 Last Tile Claim and 9.3"),
+    ],
+)
+def test_win_situations_that_cannot_happen_together_are_refused(concealed, win, melds, how, message):
+    with pytest.raises(InputError, match=message):
+        zj(concealed, win, melds, **how)
+
+
 def test_bonus_tiles_are_cumulative():
     # 11.0 text: a bouquet of four flowers "scores 10 + 4 + 2 + 2 + 2 = 20"; all eight score 40.
     flowers = parse_tiles("1234f", allow_bonus=True)
