@@ -305,7 +305,7 @@ def _add_waits_parser(commands) -> None:
 
 
 def run_waits(args: argparse.Namespace) -> int:
-    from table.waits import SHAPES, furiten, waits
+    from table.waits import SHAPES, furiten, system_waits, waits
 
     tiles = parse_tiles("".join(args.tiles))
     melds = [parse_meld(m) for m in args.meld]
@@ -317,7 +317,9 @@ def run_waits(args: argparse.Namespace) -> int:
         raise InputError(f"--discards checks riichi furiten, and {SYSTEM_TITLES[rules.system]} has none (the club's "
                          "text: \"no Furiten rules are in effect\"; a discard win there is always allowed): drop "
                          "--discards to list the waits")
-    found = waits(tiles, melds, rules)
+    # Zung Jung and MCR win on shapes riichi has not got (a four in Seven Pairs, MCR's knitted hands): their own
+    # scorer says which tiles complete the hand
+    found = waits(tiles, melds, rules) if rules.system == "riichi" else system_waits(tiles, melds, rules.system, rules)
     fur = furiten(tiles, melds, parse_tiles(args.discards), rules) if args.discards is not None else None
     if args.json:
         obj: dict[str, object] = {

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from table.errors import InputError
-from table.hand import Meld, meld_faults, red_five_faults
+from table.hand import Hand, Meld, meld_faults, red_five_faults
 from table.hand_rules import HandRules
 from table.tiles import HONOR, Tile, kind_name, to_mpsz
 
@@ -27,6 +27,8 @@ SHAPES = {
     "chiitoitsu": "seven pairs single (chiitoitsu tanki)",
     "kokushi": "thirteen orphans",
     "kokushi-13": "thirteen orphans 13-sided",
+    "knitted-straight": "knitted straight (MCR 35)",
+    "honors-knitted": "honors and knitted tiles (MCR 20 or 34)",
 }
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -151,6 +153,61 @@ def waits(hand13: Sequence[Tile], melds: Sequence[Meld] = (), rules: HandRules |
         if shapes:
             result.append(Wait(k, tuple(s for s in SHAPES if s in shapes)))
     return result
+
+
+# MCR's knitted hands, which no riichi shape describes, by the calculator's pattern numbers.
+_MCR_KNITTED = {20: "honors-knitted", 34: "honors-knitted", 35: "knitted-straight"}
+
+
+def system_waits(hand13: Sequence[Tile], melds: Sequence[Meld], system: str,
+                 rules: HandRules | None = None) -> list[Wait]:
+    """Waits under Zung Jung or MCR: the tiles (not all four already held) that complete a hand the system's own
+    scorer takes as a winning shape, whatever it is worth against the minimum.
+
+    Riichi's shapes are not theirs: both count Seven Pairs holding a four of a kind not declared as a quad, and
+    MCR has the knitted hands, so each tile is handed to `score_zungjung` or `score_mcr` (no minimum, a win on a
+    discard) rather than to `_shapes_for`. The shapes listed describe it: riichi's wait shapes where the hand
+    splits into sets and a pair, seven pairs (a four counting as two pairs) and, for MCR, the knitted hand the
+    calculator found.
+    """
+    _check(hand13, melds, rules)
+    counts = [0] * 34
+    for t in hand13:
+        counts[t.kind] += 1
+    held = counts[:]
+    for m in melds:
+        for t in m.tiles:
+            held[t.kind] += 1
+    result: list[Wait] = []
+    for k in range(34):
+        if held[k] >= 4:
+            continue
+        hand = Hand(tuple(hand13), Tile(k), tuple(melds))
+        knitted = _system_win(system, hand)
+        if knitted is None:
+            continue
+        counts[k] += 1
+        shapes = (_shapes_for(counts, k, closed=not melds) - {"chiitoitsu"}) | knitted
+        if not melds and sum(counts) == 14 and all(c in (0, 2, 4) for c in counts):
+            shapes.add("chiitoitsu")
+        counts[k] -= 1
+        result.append(Wait(k, tuple(s for s in SHAPES if s in shapes)))
+    return result
+
+
+def _system_win(system: str, hand: Hand) -> set[str] | None:
+    """None when the system's scorer does not take `hand` as a win, else the MCR knitted shapes it found (none for
+    Zung Jung, whose forms riichi's shapes and seven pairs already name)."""
+    if system == "zungjung":
+        from table.zungjung import score_zungjung
+
+        return set() if score_zungjung(hand).valid else None
+    if system == "mcr":
+        from table.mcr import MCRRules, score_mcr
+
+        result = score_mcr(hand, rules=MCRRules(minimum=0))
+        return {_MCR_KNITTED[f.number] for f in result.fans if f.number in _MCR_KNITTED} if result.valid else None
+    raise InputError(f"system_waits is for zungjung or mcr, not {system!r}: riichi's waits are waits()")
 
 
 def is_tenpai(hand13: Sequence[Tile], melds: Sequence[Meld] = ()) -> bool:

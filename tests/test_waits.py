@@ -10,7 +10,7 @@ from helpers_scoring import run_cli
 from table.errors import InputError
 from table.hand import parse_meld
 from table.tiles import kind_name, parse_tiles
-from table.waits import furiten, is_tenpai, waits
+from table.waits import furiten, is_tenpai, system_waits, waits
 
 
 def named(hand: str, melds=()) -> dict[str, tuple[str, ...]]:
@@ -154,3 +154,58 @@ def test_no_furiten_verdict_under_zung_jung_or_mcr(capsys, rules):
     assert code == 2 and "has none" in err and "no Furiten rules are in effect" in err
     code, out, _ = run_cli(capsys, "waits", "13m456p789s123s11z", "--rules", rules)
     assert code == 0 and "2m" in out and "Furiten" not in out
+
+
+def system_named(system: str, hand: str, melds=()) -> dict[str, tuple[str, ...]]:
+    return {kind_name(w.tile_kind): w.shapes
+            for w in system_waits(parse_tiles(hand), [parse_meld(m) for m in melds], system)}
+
+
+@pytest.mark.parametrize("system", ["zungjung", "mcr"])
+def test_seven_pairs_with_a_four_of_a_kind_waits_under_zung_jung_and_mcr(system):
+    """Both systems score 1111m22p33p55s66s7z + 7z as Seven Pairs (ZJ 10.2: "may hold four of a kind"); riichi
+    does not, so riichi's waits said not tenpai."""
+    if system == "mcr":
+        pytest.importorskip("MahjongGB")
+    assert waits(parse_tiles("1111m22p33p55s66s7z")) == []
+    assert system_named(system, "1111m22p33p55s66s7z") == {"Red": ("chiitoitsu",)}
+
+
+def test_knitted_hands_wait_under_mcr():
+    pytest.importorskip("MahjongGB")
+    # 147m258p369s (a knitted straight) and four winds: a fifth different honour makes 34 Lesser Honors and
+    # Knitted Tiles, scored with 35 Knitted Straight
+    assert system_named("mcr", "147m258p369s1234z") == {
+        d: ("knitted-straight", "honors-knitted") for d in ("White", "Green", "Red")}
+    # 35 Knitted Straight with a triplet and a pair: a dual pon on the two honour pairs
+    assert system_named("mcr", "147m258p369s11z55z") == {"East": ("knitted-straight",),
+                                                          "White": ("knitted-straight",)}
+    # one knitted tile short, with five honours: the 9s, or a sixth honour (Lesser Honors without the straight)
+    assert system_named("mcr", "147m258p36s12345z") == {"9s": ("knitted-straight", "honors-knitted"),
+                                                         "Green": ("honors-knitted",), "Red": ("honors-knitted",)}
+    assert waits(parse_tiles("147m258p369s11z55z")) == []
+
+
+def test_system_waits_keep_the_regular_shapes_and_the_four_copies_limit():
+    assert system_named("zungjung", "123m456p789s11z46s") == {"5s": ("kanchan",)}
+    assert system_named("zungjung", "1111m234p567s888s") == {}  # only the fifth 1m would complete it
+    assert system_named("zungjung", "3455s", ["pon:777z", "chi:123m", "kan:9999p"]) == {
+        "2s": ("ryanmen",), "5s": ("ryanmen", "tanki")}
+
+
+@pytest.mark.parametrize("rules, hand, tile", [
+    ("zungjung", "1111m22p33p55s66s7z", "7z"),
+    ("mcr", "1111m22p33p55s66s7z", "7z"),
+    ("mcr", "147m258p369s1234z", "7z"),
+    ("mcr", "147m258p369s11z55z", "1z"),
+])
+def test_waits_cli_under_a_system_preset_lists_that_systems_waits(capsys, rules, hand, tile):
+    """`jantaku waits --rules zungjung|mcr` said "not tenpai" for hands `score` takes as wins in that system."""
+    if rules == "mcr":
+        pytest.importorskip("MahjongGB")
+    code, out, _ = run_cli(capsys, "waits", hand, "--rules", rules, "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["tenpai"] is True and tile in [w["tile"] for w in obj["waits"]]
+    code, out, _ = run_cli(capsys, "score", hand, "--win", tile, "--rules", rules)
+    assert code == 0
