@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 MINIMUM = 8
 BASE = 8  # every loser pays the winner 8 points before the hand's value
+BEGINNER_MINIMUM = 6  # the club's beginner sub-format: a 6-fan minimum and no base payment
 
 # The club's numbered list (section 4), in the calculator's order: (number, name, points).
 FANS: tuple[tuple[int, str, int], ...] = tuple(
@@ -113,6 +114,13 @@ class MCRRules:
     def __post_init__(self) -> None:
         if self.minimum < 0:
             raise InputError(f"the minimum to win cannot be negative (got {self.minimum})")
+
+    @property
+    def base(self) -> int:
+        """What every loser pays before the hand's value: 8, or 0 at the 6-fan minimum, which is how the club's
+        beginner sub-format is named (it "removes the baseline payment, and lowers the required win threshold to
+        6 points"); the two go together, so a 6-fan minimum with the 8 base is no format the club plays."""
+        return 0 if self.minimum == BEGINNER_MINIMUM else BASE
 
 
 @dataclass(frozen=True, slots=True)

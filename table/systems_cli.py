@@ -21,6 +21,7 @@ from table.cli_options import Once
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld
 from table.jsonl_input import hand_fields, jsonl_object, wind_fields
+from table.mcr import BASE
 from table.tiles import WIND_LETTERS, parse_tiles, to_mpsz, wind_index
 
 SYSTEMS = ("riichi", "zungjung", "mcr")
@@ -48,7 +49,8 @@ def add_system_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--flowers", action=Once, default="", metavar="TILES",
                    help="declared bonus tiles: flowers 1f-4f, seasons 1g-4g (MCR: 1 fan each; Zung Jung: 11.0)")
     g.add_argument("--minimum", action=Once, type=int, default=None,
-                   help="points needed to win: Zung Jung default 0 (chicken hand wins; 5 competitive), MCR 8")
+                   help="points needed to win: Zung Jung default 0 (chicken hand wins; 5 competitive), MCR 8 "
+                        "(6: the beginner sub-format, which has no 8-point base payment)")
     g.add_argument("--payoff", action=Once, default=None, help="Zung Jung payoff scheme: standard (default) or uniform")
     g.add_argument("--halve-bonus", action="store_true", help="Zung Jung: halve the 11.0 bonus-tile points")
     g.add_argument("--last-of-kind", action="store_true",
@@ -84,9 +86,11 @@ def _score(system: str, hand: Hand, *, self_drawn: bool, seat: int, round_wind: 
     return score_mcr(hand, win, rules), rules
 
 
-def payment_summary(system: str, value: int, *, self_drawn: bool, payoff: str = "standard") -> dict[str, int]:
+def payment_summary(system: str, value: int, *, self_drawn: bool, payoff: str = "standard",
+                    mcr_base: int = BASE) -> dict[str, int]:
     """What the losers pay, by role: {"each": N} on a self-draw (or a split-evenly discard), else
-    {"discarder": N, "others": M}. Same-round immunity needs the seats, so game keeping applies it."""
+    {"discarder": N, "others": M}. Same-round immunity needs the seats, so game keeping applies it. `mcr_base`
+    is `MCRRules.base`: 0 in the beginner sub-format (--minimum 6)."""
     if system == "zungjung":
         from table.zungjung import zungjung_payoff
 
@@ -94,16 +98,17 @@ def payment_summary(system: str, value: int, *, self_drawn: bool, payoff: str = 
     else:
         from table.mcr import mcr_payment
 
-        pay = mcr_payment(value, 0, self_drawn=self_drawn, discarder=None if self_drawn else 1)
+        pay = mcr_payment(value, 0, self_drawn=self_drawn, discarder=None if self_drawn else 1, base=mcr_base)
     if self_drawn or pay.paid[1] == pay.paid[2]:
         return {"each": pay.paid[1]}
     return {"discarder": pay.paid[1], "others": pay.paid[2]}
 
 
-def result_json(system: str, result, *, self_drawn: bool, payoff: str = "standard") -> dict[str, object]:
+def result_json(system: str, result, *, self_drawn: bool, payoff: str = "standard",
+                mcr_base: int = BASE) -> dict[str, object]:
     out = result.to_json()
-    out["payment"] = payment_summary(system, result.total, self_drawn=self_drawn, payoff=payoff) if result.valid \
-        else None
+    out["payment"] = payment_summary(system, result.total, self_drawn=self_drawn, payoff=payoff,
+                                     mcr_base=mcr_base) if result.valid else None
     return out
 
 
@@ -207,7 +212,8 @@ def score_other_system(args: argparse.Namespace) -> int:
         minimum=getattr(args, "minimum", None), payoff=payoff, halve_bonus=getattr(args, "halve_bonus", False),
     )
     if getattr(args, "json", False):
-        print(json.dumps(result_json(system, result, self_drawn=self_drawn, payoff=payoff), ensure_ascii=False))
+        print(json.dumps(result_json(system, result, self_drawn=self_drawn, payoff=payoff, mcr_base=_base(rules)),
+                         ensure_ascii=False))
     else:
         print(render(system, hand, result, self_drawn=self_drawn, seat=args.seat, round_wind=args.round,
                      payoff=payoff, rules=rules))
@@ -256,13 +262,15 @@ def render(system: str, hand: Hand, result, *, self_drawn: bool, seat: str, roun
     if not result.valid:
         lines.append(f"Not a win: {result.error}")
         return "\n".join(lines)
-    pay = payment_summary(system, result.total, self_drawn=self_drawn, payoff=payoff)
+    pay = payment_summary(system, result.total, self_drawn=self_drawn, payoff=payoff, mcr_base=_base(rules))
     if "each" in pay:
         text = f"{pay['each']} from each of the three"
     else:
         text = f"{pay['discarder']} from the discarder, {pay['others']} from each of the other two"
     if system == "mcr":
-        text += f" (8 base each + {result.total} from {'everyone' if self_drawn else 'the discarder'})"
+        source = f"{result.total} from {'everyone' if self_drawn else 'the discarder'}"
+        text += f" ({rules.base} base each + {source})" if rules.base else \
+            f" (no base payment at the {rules.minimum}-fan minimum, the beginner format: {source})"
     gets = 3 * pay["each"] if "each" in pay else pay["discarder"] + 2 * pay["others"]
     lines.append(f"Pay    {text}; the winner gets {gets}")
     return "\n".join(lines)
@@ -310,7 +318,7 @@ def score_object(obj: object, system: str, defaults: dict[str, object] | None = 
         raise InputError("fields \"self_drawn\" and \"tsumo\" say the same thing: they cannot differ")
     self_drawn = obj.get("self_drawn", obj.get("tsumo", False))
     hand = parse_hand(hand_text, win, [meld_from_json(m) for m in melds])
-    result, _ = _score(
+    result, rules = _score(
         system, hand, self_drawn=self_drawn, seat=wind_index(seat), round_wind=wind_index(round_),
         flowers=tuple(parse_tiles(flowers, allow_bonus=True)), last_tile=obj.get("last_tile", False),
         replacement=obj.get("replacement", False), robbing_quad=obj.get("robbing_quad", False),
@@ -318,7 +326,12 @@ def score_object(obj: object, system: str, defaults: dict[str, object] | None = 
         last_of_kind=obj.get("last_of_kind", False), minimum=minimum, payoff=payoff,
         halve_bonus=obj.get("halve_bonus", False),
     )
-    return result_json(system, result, self_drawn=self_drawn, payoff=payoff)
+    return result_json(system, result, self_drawn=self_drawn, payoff=payoff, mcr_base=_base(rules))
+
+
+def _base(rules: object) -> int:
+    """The MCR base payment of these rules (Zung Jung has none)."""
+    return getattr(rules, "base", 0)
 
 
 def bad_input_json(system: str, message: str) -> dict[str, object]:

@@ -324,6 +324,13 @@ def test_beginner_sub_format_has_no_base_payment():
     assert mcr_payment(6, winner=0, self_drawn=False, discarder=3, base=0).paid == (0, 0, 0, 6)
 
 
+def test_the_beginner_minimum_of_6_brings_the_beginner_payment():
+    # the sub-format "removes the baseline payment, and lowers the required win threshold to 6 points": --minimum 6
+    # names it, so its rules carry no base; any other minimum keeps the 8
+    assert MCRRules(minimum=6).base == 0
+    assert MCRRules().base == MCRRules(minimum=0).base == 8
+
+
 def test_payment_rejects_impossible_wins():
     with pytest.raises(InputError, match="needs the discarder"):
         mcr_payment(8, winner=0, self_drawn=False)

@@ -64,6 +64,24 @@ def test_mcr_human_form_below_minimum(capsys):
     assert code == 1 and "8-fan minimum" in out
 
 
+def test_mcr_beginner_minimum_of_6_pays_no_base(capsys):
+    """The club's beginner sub-format "removes the baseline payment": 7 fan self-drawn is 7 from each, not 15."""
+    hand = ["45m55z", "--win", "3m", "--meld", "chi:234m", "--meld", "pon:666m", "--meld", "chi:789m",
+            "--system", "mcr", "--minimum", "6"]
+    code, out, _ = run(capsys, *hand, "--tsumo")
+    assert code == 0 and "Pay    7 from each of the three (no base payment at the 6-fan minimum" in out
+    assert "the winner gets 21" in out
+    code, out, _ = run(capsys, *hand, "--json")
+    assert code == 0 and json.loads(out)["payment"] == {"discarder": 6, "others": 0}
+    line = json.dumps({"hand": "45m55z", "win": "3m", "melds": ["chi:234m", "pon:666m", "chi:789m"], "minimum": 6,
+                       "tsumo": True})
+    out_stream = io.StringIO()
+    assert score_stream(io.StringIO(line + "\n"), out_stream, system="mcr") == 0
+    assert json.loads(out_stream.getvalue())["payment"] == {"each": 7}
+    code, out, _ = run(capsys, *hand[:-1], "8", "--tsumo")
+    assert code == 1  # the same hand is below the usual 8-fan minimum
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
