@@ -335,7 +335,27 @@ def _base(rules: object) -> int:
 
 
 def bad_input_json(system: str, message: str) -> dict[str, object]:
-    return {"system": system, "valid": False, "error": message, "bad_input": True, "total": 0, "payment": None}
+    """A result line for input that could not be read: every field of a scored line of `system` (as for a hand
+    that does not win: no patterns, payment null) plus `bad_input`, so a reader of the stream finds the same
+    keys on every line, as riichi's bad-input lines have them."""
+    from table.mcr import MCRResult
+    from table.zungjung import ZungJungResult
+
+    result_type = ZungJungResult if system == "zungjung" else MCRResult
+    return {**result_type(valid=False, error=message).to_json(), "payment": None, "bad_input": True}
+
+
+def _line_system(obj: object, system: str) -> str:
+    """The system a JSONL line asked for (its `system` field, where that names Zung Jung or MCR), else the stream's:
+    a bad line then reports the system it was to be scored under."""
+    named = obj.get("system") if isinstance(obj, dict) else None
+    if not isinstance(named, str):
+        return system
+    try:
+        line_system = system_name(named)
+    except InputError:
+        return system
+    return system if line_system == "riichi" else line_system
 
 
 def score_stream(lines: IO[str], out: IO[str], *, system: str, defaults: dict[str, object] | None = None) -> int:
@@ -345,15 +365,17 @@ def score_stream(lines: IO[str], out: IO[str], *, system: str, defaults: dict[st
     for line in lines:
         if not line.strip():
             continue
+        obj: object = None
         try:
-            result = score_object(json.loads(line), system, defaults)
+            obj = json.loads(line)
+            result = score_object(obj, system, defaults)
             if not result["valid"]:
                 status = max(status, 1)
         except json.JSONDecodeError as exc:
             result = bad_input_json(system, f"line is not JSON: {exc.msg} at column {exc.colno}")
             status = 2
         except InputError as exc:
-            result = bad_input_json(system, str(exc))
+            result = bad_input_json(_line_system(obj, system), str(exc))
             status = 2
         out.write(json.dumps(result, ensure_ascii=False))
         out.write("\n")

@@ -235,6 +235,23 @@ def test_jsonl_stream_scores_each_line_and_reports_bad_lines():
     assert results[3]["bad_input"] and "not JSON" in results[3]["error"]
 
 
+@pytest.mark.parametrize("stream, line_system", [("mcr", "zungjung"), ("zungjung", "mcr"), ("zungjung", "zungjung")])
+def test_a_bad_line_reports_its_own_system_and_every_field_of_a_scored_line(stream, line_system):
+    """The README: a `bad_input` line "has every other field too"; and the system is the one the line names."""
+    good = json.dumps({"hand": "123m456m789m234p5p", "win": "5p", "system": line_system, "minimum": 0})
+    lines = [good,
+             json.dumps({"hand": "123m", "win": "5p", "system": line_system}),
+             json.dumps({"hand": "123m456m789m234p5p", "win": "5p", "system": line_system, "tsumo": "yes"})]
+    if line_system == "zungjung":  # the tester's line: Zung Jung has no table wind
+        lines.append(json.dumps({"hand": "123456789m234s5p", "win": "5p", "system": "zj", "round": "S"}))
+    out = io.StringIO()
+    assert score_stream(io.StringIO("\n".join(lines) + "\n"), out, system=stream) == 2
+    scored, *bad_lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    for result in bad_lines:
+        assert result["bad_input"] is True and result["system"] == line_system and result["valid"] is False
+        assert set(result) == set(scored) | {"bad_input"} and result["payment"] is None
+
+
 def test_jsonl_stream_for_mcr_with_melds_and_flowers():
     line = json.dumps({"hand": "123p123s123p789s1m", "win": "1m", "flowers": "2g", "seat": "S", "round": "E"})
     out = io.StringIO()
