@@ -310,12 +310,15 @@ def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> di
     from table.tiles import kind_name, parse_tiles, to_mpsz
     from table.waits import furiten, waits
 
+    rules = get_preset(preset).hand
+    if rules.system != "riichi":  # as `jantaku waits --discards` says it
+        raise InputError(f"this game is {SYSTEM_TITLES[rules.system]}, which has no furiten (the club's text: \"no "
+                         "Furiten rules are in effect\"; a discard win there is always allowed)")
     tiles = parse_tiles(hand)
     meld_list = [parse_meld(m) for m in melds]
     need = 13 - 3 * len(meld_list)
     if len(tiles) != need:
         raise InputError(f"a waiting hand has {need} tiles besides its {len(meld_list)} meld(s), not {len(tiles)}")
-    rules = get_preset(preset).hand
     result = furiten(tiles, meld_list, parse_tiles(discards), rules)
     from table.tiles import Tile
 

@@ -521,3 +521,9 @@ def test_a_scan_that_reads_no_hand_for_no_named_winner_proposes_nothing(assistan
     assert assistant.proposal is None
     named = assistant.scan_hand(winner=1, tsumo=True, photo="04-table-from-above.jpg")  # to be typed on the page
     assert assistant.proposal == named and named.error == "say the tiles to score this hand"
+
+
+def test_the_furiten_check_says_a_zung_jung_game_has_no_furiten(assistant):
+    assistant.store.new_game(["Ann", "Bob", "Cid", "Dee"], "zungjung")  # kept with `jantaku game`
+    with pytest.raises(InputError, match="this game is Zung Jung, which has no furiten"):
+        assistant.check_furiten(1, "123m456p789s1122z", [], "1z")
