@@ -601,6 +601,7 @@ class Assistant:
             if key in changes:
                 clean[key] = _flag(changes[key], key)
         with self._lock:
+            self._check_seen()
             base = self.proposal or Proposal(hand=self.hand_key())
             proposal = replace(base, **clean)
             if proposal.tsumo:

@@ -826,3 +826,23 @@ def test_the_keeper_page_polls_when_no_stream_slot_is_left(tmp_path, browser):
         assert refused == [503]
         viewer.close()
         page.close()
+
+
+def test_the_history_chart_numbers_its_hands_as_the_table_does(server, browser):
+    """Fixed (an acceptance run): the chart labelled its points 1, 2, 3..., so after an adjustment (a point but no
+    hand) the hands on the chart were one off the table's and the CSV's numbers."""
+    from playwright.sync_api import expect
+
+    jantaku_game(server, "new", "--players", "Ada,Bo,Cy,Di")
+    jantaku_game(server, "ron", "--from", "Ada", "--winner", "Cy", "--han", "3", "--fu", "30")
+    jantaku_game(server, "adjust", "Ada=+1000", "Bo=-1000", "--reason", "paid the wrong stick")
+    jantaku_game(server, "draw", "--tenpai", "Bo")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server.url + "/keeper/login")
+    log_in(page)
+    page.goto(server.url + "/keeper/history")
+    expect(page.locator("#chart line.mark")).to_have_count(3)
+    assert page.locator("#chart text.tick.x").all_text_contents() == ["1", "2"]
+    assert page.locator("#hands tbody td:first-child").all_text_contents() == ["1", "", "2"]
+    page.close()

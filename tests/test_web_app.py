@@ -782,6 +782,22 @@ def test_two_phones_recording_one_hand_record_it_once(client, env):
     assert assistant.state().results == 1
 
 
+def test_a_second_phone_confirming_a_scanned_hand_the_first_recorded_is_refused(client, env):
+    """Fixed (an acceptance run): the page confirms by correcting the proposal first (PUT) and then confirming; the
+    second phone's correction, arriving after the first phone recorded the hand, started a new proposal for the next
+    hand, and its confirm (now with the fresh game version) recorded the hand a second time."""
+    _, assistant, _ = env
+    h = login(client)
+    client.post("/api/scan", json={"winner": 2, "tsumo": True, "photo": "02-seven-pairs.jpg"}, headers=h)
+    seen = client.get("/api/keeper/state").get_json()["game_version"]  # both phones show the proposal
+    fields = {"winner": 2, "tsumo": True, "flags": {"haitei": False}, "seen": seen}  # as the page sends its fields
+    assert client.put("/api/proposal", json=fields, headers=h).status_code == 200  # phone A
+    assert client.post("/api/proposal/confirm", json={"seen": seen}, headers=h).status_code == 200
+    late = client.put("/api/proposal", json=fields, headers=h)  # phone B, a moment later
+    assert late.status_code == 409 and "nothing was recorded" in late.get_json()["error"]
+    assert assistant.proposal is None and assistant.state().results == 1
+
+
 def test_a_hand_recorded_while_its_photo_is_read_is_not_proposed_again(env, monkeypatch):
     """Fixed (an acceptance run): a ron recorded by another phone while a scan of the same hand was being read left
     a proposal stamped with the next hand, which its confirm then recorded a second time."""

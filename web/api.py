@@ -56,8 +56,10 @@ def need(data: dict[str, Any], key: str) -> Any:
 
 
 def game_write(view):
-    """A write that changes the game: with `seen` (the keeper snapshot's `game_version` the page showed) it is
-    refused with 409 when the game has changed since, so that two phones recording one hand record it once."""
+    """A write that changes the game, or a correction of the hand about to be recorded: with `seen` (the keeper
+    snapshot's `game_version` the page showed) it is refused with 409 when the game has changed since, so that two
+    phones recording one hand record it once (a correction sent after the other phone recorded the hand would
+    otherwise start a new proposal for the next hand, which its confirm then recorded)."""
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any):
@@ -198,8 +200,9 @@ def scan():
 
 @bp.put("/proposal")
 @keeper_required
+@game_write
 def correct():
-    data = body()
+    data = {key: value for key, value in body().items() if key != "seen"}  # game_write's
     if "self" in data:  # propose(**data) would bind it to its own first parameter: a TypeError, a 500
         raise InputError("unknown proposal field(s): self")
     proposal = assistant().propose(**data)

@@ -148,10 +148,10 @@ const J = (() => {
 
   function pay(payment) {
     if (!payment) return "";
-    if (payment.ron != null) return `${payment.ron} by ron`;
+    if (payment.ron != null) return `${num(payment.ron)} by ron`;
     if (payment.tsumo_dealer != null && payment.tsumo_other != null && payment.tsumo_dealer !== payment.tsumo_other)
-      return `${payment.tsumo_other} / ${payment.tsumo_dealer} by tsumo`;
-    if (payment.tsumo_other != null) return `${payment.tsumo_other} all`;
+      return `${num(payment.tsumo_other)} / ${num(payment.tsumo_dealer)} by tsumo`;
+    if (payment.tsumo_other != null) return `${num(payment.tsumo_other)} all`;
     return "";
   }
 

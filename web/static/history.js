@@ -40,7 +40,7 @@
 
   // Drawn at the box's own size in CSS pixels (and again when it changes), so that the labels keep the page's
   // type size on a phone and a TV alike instead of shrinking with a scaled viewBox.
-  function chart(box, points) {
+  function chart(box, points, hands) {
     const W = Math.floor(box.clientWidth);
     if (!W) return;
     const font = parseFloat(getComputedStyle(box).fontSize) || 13;
@@ -64,8 +64,8 @@
     const every = handStep(n - 1, plotW, Math.ceil(String(n - 1).length * charW) + 10);
     for (let i = 1; i < n; i++) {
       if (n > 1 && plotW / (n - 1) >= 3) svg.append(svgEl("line", { x1: x(i), x2: x(i), y1: base, y2: base + 4, class: "mark" }));
-      if (i % every === 0) {
-        svg.append(svgEl("text", { x: x(i), y: base + 6 + font, class: "tick x", "text-anchor": "middle" }, i));
+      if (i % every === 0 && hands[i] !== "") {  // the hand's own number, as the table and CSV give it
+        svg.append(svgEl("text", { x: x(i), y: base + 6 + font, class: "tick x", "text-anchor": "middle" }, hands[i]));
       }
     }
     svg.append(svgEl("text", { x: left - 6, y: base + 6 + font, class: "axis", "text-anchor": "end" }, "hand"));
@@ -79,11 +79,11 @@
     box.replaceChildren(svg);
   }
 
-  function drawChart(points, names) {
+  function drawChart(points, names, hands) {
     const box = $("chart");
     let width = 0;
     new ResizeObserver(() => {
-      if (box.clientWidth !== width) { width = box.clientWidth; chart(box, points); }
+      if (box.clientWidth !== width) { width = box.clientWidth; chart(box, points, hands); }
     }).observe(box);
     $("legend").replaceChildren(...names.map((name, seat) => {
       const s = J.el("span", {}, name); s.style.setProperty("--c", COLORS[seat]); return s;
@@ -95,7 +95,7 @@
       const h = await J.api("GET", "/api/history");
       if (!h.game) { $("chart").textContent = "No game yet."; }
       else {
-        drawChart(h.points, h.names);
+        drawChart(h.points, h.names, ["", ...h.hands.map((row) => row.number ?? "")]);  // an adjustment: no number
         const thead = $("hands").querySelector("thead");
         thead.replaceChildren(J.el("tr", {}, J.el("th", {}, "#"), J.el("th", {}, "Hand"), J.el("th", {}, "What happened"),
           ...h.names.map((nm) => J.el("th", { class: "num" }, nm))));

@@ -2,6 +2,7 @@
 "use strict";
 (() => {
   let state = null;
+  let panelSaid = "";
   let activeField = "p-concealed";
   let selected = null; // {field, index} of a tile picked in a row, to be replaced from the picker
 
@@ -13,8 +14,9 @@
   // (the server cannot tell a second tap from a second event), and a second "Confirm" would report the first's
   // proposal gone. A tap while one is on its way is dropped.
   let busy = false;
-  // Writes that change the game carry the game as this page showed it (`seen`): one made meanwhile elsewhere (a
-  // second phone recording the same hand, an undo aimed at a hand no longer the last) is refused (409), not doubled.
+  // Writes that change the game, and corrections of the hand about to be recorded, carry the game as this page
+  // showed it (`seen`): one made meanwhile elsewhere (a second phone recording the same hand, an undo aimed at a
+  // hand no longer the last) is refused (409), not doubled.
   const GAME_WRITES = new Set(["/api/riichi", "/api/ron", "/api/tsumo", "/api/draw", "/api/abortive", "/api/chombo",
     "/api/pao", "/api/adjust", "/api/end", "/api/undo", "/api/redo", "/api/proposal/confirm"]);
 
@@ -23,7 +25,8 @@
     busy = true;
     document.body.classList.add("busy");
     try {
-      if (GAME_WRITES.has(path) && state && state.game_version) body = { ...(body || {}), seen: state.game_version };
+      const write = method === "POST" ? GAME_WRITES.has(path) : method === "PUT" && path === "/api/proposal";
+      if (write && state && state.game_version) body = { ...(body || {}), seen: state.game_version };
       const data = await J.api(method, path, body);
       if (data.state) draw(data.state);
       J.say(message || "done", true);
@@ -77,7 +80,9 @@
     J.fillSeatSelects(s);
     for (const id of DISCARDERS) guardDiscarder(id);
     const g = s.game;
-    if (s.device.status === "error" && s.device.message) J.say(`The panel: ${s.device.message}`, false);
+    const panelSays = s.device.status === "error" ? s.device.message : "";
+    if (panelSays && panelSays !== panelSaid) J.say(panelSays.startsWith("panel") ? panelSays : `panel: ${panelSays}`, false);
+    panelSaid = panelSays;  // said once, not again over the page's own results at every refresh
     const counters = g && g.counters ? ` · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"}` : "";
     $("game-title").textContent = g ? `${g.over ? "Game over" : g.round + counters} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
@@ -310,7 +315,11 @@
       const winners = [first];
       if ($("q-winner2").value !== "") winners.push(entry("2", Number($("q-winner2").value)));
       act("POST", "/api/ron", { discarder: seatOf("q-discarder"), winners, riichi_discard: $("q-riichi-discard").checked },
-        "ron recorded").then((ok) => { if (ok) $("q-riichi-discard").checked = false; });
+        "ron recorded").then((ok) => {
+        if (!ok) return;  // a second winner left set would turn the next ron on this phone into a double ron
+        $("q-riichi-discard").checked = false;
+        $("q-winner2").value = "";
+      });
     });
     $("draw").addEventListener("click", () => {
       const tenpai = [...document.querySelectorAll("[data-tenpai]:checked")].map((b) => Number(b.dataset.tenpai));
@@ -325,7 +334,11 @@
     $("pao").addEventListener("click", () => act("POST", "/api/pao", { winner: seatOf("pao-winner"), liable: seatOf("pao-liable") }, "pao recorded"));
     $("adjust").addEventListener("click", () => {
       const amounts = [...document.querySelectorAll("[data-adjust]")].map((i) => Number(i.value));
-      act("POST", "/api/adjust", { amounts, reason: $("adjust-reason").value }, "adjustment recorded");
+      act("POST", "/api/adjust", { amounts, reason: $("adjust-reason").value }, "adjustment recorded").then((ok) => {
+        if (!ok) return;  // cleared, so that a second tap does not pay it twice
+        for (const i of document.querySelectorAll("[data-adjust]")) i.value = "0";
+        $("adjust-reason").value = "";
+      });
     });
     $("end").addEventListener("click", () => { if (confirm("End the game now?")) act("POST", "/api/end", { reason: "time called" }, "game ended"); });
     $("new-game").addEventListener("click", () => {
