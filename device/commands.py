@@ -36,7 +36,7 @@ def register(commands, bench) -> None:
     p.add_argument("--host", help="address to listen on (default 0.0.0.0: every phone in the room)")
     p.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one and logs it)")
     p.add_argument("--data", dest="data_dir", metavar="DIR", help="data folder: game log, photos (default ./data)")
-    p.add_argument("--pin", help="scorekeeper PIN, 4-8 digits")
+    p.add_argument("--pin", help="scorekeeper PIN, 4-8 digits (default 2468: set your own)")
     p.add_argument("--rules", dest="preset", help="preset for new games (default tenhou)")
     p.add_argument("--camera", dest="camera_source", choices=("auto", "picamera2", "opencv", "replay"),
                    help="camera source (default auto: Picamera2, else OpenCV, else, off a Pi, the replay photos)")

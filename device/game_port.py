@@ -307,7 +307,7 @@ def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> di
         raise InputError(f"the furiten check is not available: {why}")
     from table.hand import parse_meld
     from table.presets import get_preset
-    from table.tiles import kind_name, parse_tiles, to_mpsz
+    from table.tiles import parse_tiles, to_mpsz
     from table.waits import furiten, waits
 
     rules = get_preset(preset).hand
@@ -322,9 +322,11 @@ def furiten_check(hand: str, melds: list[str], discards: str, preset: str) -> di
     result = furiten(tiles, meld_list, parse_tiles(discards), rules)
     from table.tiles import Tile
 
-    wait_codes = [to_mpsz([Tile(w.tile_kind)]) for w in waits(tiles, meld_list, rules)]
-    return {"furiten": result.furiten, "reason": result.reason, "tiles": [kind_name(k) for k in result.tiles],
-            "waits": wait_codes}
+    def code(kind: int) -> str:  # MPSZ, as `jantaku waits --json` names tiles
+        return to_mpsz([Tile(kind)])
+
+    return {"furiten": result.furiten, "reason": result.reason, "tiles": [code(k) for k in result.tiles],
+            "waits": [code(w.tile_kind) for w in waits(tiles, meld_list, rules)]}
 
 
 # ---- state as page data ---------------------------------------------------------------------------------

@@ -131,20 +131,22 @@ def _add_hand_options(parser: argparse.ArgumentParser, *, tsumo: bool) -> None:
 
 
 def register(commands, bench) -> None:
-    def where(parser: argparse.ArgumentParser, default: object) -> None:
-        """--db and --game, before the action or after it (the action's, when given, win)."""
-        parser.add_argument("--db", type=Path, default=default,
+    def where(parser: argparse.ArgumentParser, default: object, before: str = "") -> None:
+        """--db and --game, before the action (kept apart as `db_before`, `game_before`) or after it: given in both
+        places, or twice in one, they are refused (`_where`), as every other one-value option is."""
+        parser.add_argument("--db", type=Path, default=default, action=_Once, dest=f"db{before}",
                             help="game database (default: $JANTAKU_DB, else $XDG_DATA_HOME/jantaku/jantaku.db, "
                                  "else ~/.local/share/jantaku/jantaku.db)")
-        parser.add_argument("--game", type=int, default=default,
+        parser.add_argument("--game", type=int, default=default, action=_Once, dest=f"game{before}",
                             help="game id (default: the current game, the newest unless an older one was resumed)")
 
     common = argparse.ArgumentParser(add_help=False)
     where(common, argparse.SUPPRESS)
-    common.add_argument("--json", action="store_true", help="print the state as JSON")
+    common.add_argument("--json", action="store_true",
+                        help="print JSON: the state (export: the whole game; list: the games)")
 
     game = commands.add_parser("game", help="keep the score of a whole game")
-    where(game, None)
+    where(game, None, "_before")
     sub = game.add_subparsers(dest="game_command", required=True, metavar="ACTION")
 
     p = sub.add_parser("new", parents=[common], help="start a game")
@@ -217,7 +219,8 @@ def register(commands, bench) -> None:
 
     p = sub.add_parser("export", parents=[common], help="the events as JSON lines (replayable), or --csv / --json",
                        description="Without options: the events in effect, one JSON object per line (what `game "
-                       "replay` reads). --json: the whole game as one JSON object (game_id, events, log, state). "
+                       "replay` reads). --json: the whole game as one JSON object (game_id, events, log, state, "
+                       "hands). "
                        "--csv: one row per hand, then the standings once the game is over.")
     p.add_argument("--csv", action="store_true", help="one row per hand with the score after it")
     p.set_defaults(func=_cmd_export)
@@ -248,10 +251,18 @@ def register(commands, bench) -> None:
 # -- helpers --------------------------------------------------------------------------------------------
 
 
+def _where(args, name: str):
+    """--db or --game, from before the action or after it; both given is refused, not one quietly dropped."""
+    before, after = getattr(args, f"{name}_before", None), getattr(args, name, None)
+    if before is not None and after is not None:
+        raise InputError(f"--{name} is given twice (before and after the action): give it once")
+    return after if after is not None else before
+
+
 def _db_path(args) -> Path:
     from table.store import default_db_path
 
-    return args.db or default_db_path()
+    return _where(args, "db") or default_db_path()
 
 
 def _store(args, *, create: bool = False):
@@ -266,8 +277,9 @@ def _store(args, *, create: bool = False):
 
 
 def _game_id(store, args) -> int:
-    if args.game is not None:
-        return int(args.game)
+    game = _where(args, "game")
+    if game is not None:
+        return int(game)
     current = store.current_game()
     if current is None:
         raise InputError("no game yet: start one with `jantaku game new --players A,B,C,D`")

@@ -211,7 +211,7 @@ def test_pao_then_yakuman_ron_makes_the_liable_seat_pay(assistant):
 def test_furiten_check_typed(assistant):
     result = assistant.check_furiten(1, hand="4466s88s2233z667z", discards="1m7z")
     assert result["furiten"] is True
-    assert result["waits"] == ["7z"]
+    assert result["waits"] == result["tiles"] == ["7z"]  # MPSZ both, as `jantaku waits --json` (was ["Red"])
     assert "in your own discards" in result["reason"]
     assert assistant.keeper_snapshot()["furiten"]["seat"] == 1
     ok = assistant.check_furiten(1, hand="4466s88s2233z667z", discards="1m2m")

@@ -439,6 +439,15 @@ def test_an_option_given_twice_adds_seats_or_is_refused_never_dropped(jantaku, c
         assert stop.value.code == 2
         assert "is given twice" in capsys.readouterr().err, args
     assert json.loads(ok(jantaku, "game", "show", "--json"))["hands_played"] == 1  # nothing recorded
+    # Fixed (an acceptance run): --db and --game given twice, or before and after the action, took the last one:
+    # `game --db a.db riichi 0 --db b.db` recorded into b.db.
+    for args in (("riichi", "Ann", "--db", "other.db", "--db", "third.db"), ("show", "--game", "1", "--game", "2")):
+        with pytest.raises(SystemExit) as stop:
+            jantaku("game", *args)
+        assert stop.value.code == 2 and "is given twice" in capsys.readouterr().err, args
+    code, _, err = jantaku("game", "--game", "1", "riichi", "Ann", "--game", "1")
+    assert code == 2 and "--game is given twice (before and after the action): give it once" in err
+    assert ok(jantaku, "game", "--game", "1", "show").startswith("game 1 ")  # either place alone is fine
 
 
 def test_a_finished_game_shows_the_winds_and_counters_of_its_last_hand(jantaku):

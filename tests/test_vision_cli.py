@@ -402,6 +402,7 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
     (("--chankan", "--tsumo"), "chankan is a ron win"),
     (("--overlay", "/no/such/folder/seen.jpg"), "cannot write the overlay to /no/such/folder/seen.jpg"),
     (("--overlay", "seen.txt"), "cannot write the overlay to seen.txt"),
+    (("--rules", "mcr"), "is not riichi: score-photo scores riichi hands; give the tiles to `jantaku score --system"),
 ])
 def test_score_photo_refuses_a_mistyped_option_before_reading_the_photo(
         flags: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPatch,
@@ -534,3 +535,12 @@ def test_score_photo_notes_a_riichi_discard_in_the_winners_pond_when_riichi_is_n
                      ponds=(Pond("near", ("9m", "1z", "3p"), 1), Pond("across", ("4z", "9p"), 0)))
     code, out, _ = _score_photo_of(view, monkeypatch, capsys, "--tsumo", *flags)
     assert code == 0 and (RIICHI_SEEN in out["read"]["warnings"]) == noted
+
+
+@pytest.mark.parametrize("args", [("score-photo", "table.jpg", "--win", "4s", "--win", "8s"),
+                                  ("read", "table.jpg", "--overlay", "a.jpg", "--overlay", "b.jpg")])
+def test_a_one_value_option_given_twice_is_refused(args: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    """Fixed (an acceptance run): the later --win scored the hand, and only the later overlay was written."""
+    with pytest.raises(SystemExit) as stop:
+        main(list(args))
+    assert stop.value.code == 2 and "is given twice: give it once" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import sys
 from collections import Counter
 from dataclasses import replace
 
+from table.cli_options import Once
 from table.errors import InputError
 from vision.classes import plain_face
 from vision.view import TableView
@@ -24,7 +25,8 @@ def register(commands, bench) -> None:
                             description="Find every tile in a photo, name it, and group hand, melds, dora and ponds.")
     p.add_argument("photo", help="photo: JPEG, HEIC, PNG, WebP, AVIF, ... (turned upright as the phone shows it)")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema in README)")
-    p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with every box and tile name drawn")
+    p.add_argument("--overlay", metavar="OUT.jpg", action=Once,
+                   help="write the photo with every box and tile name drawn")
     p.add_argument("--models", help=argparse.SUPPRESS)
     p.set_defaults(func=run_read)
 
@@ -36,16 +38,18 @@ def register(commands, bench) -> None:
 
     add_situation_arguments(s, "dora indicator(s), in place of those read (out of the picture, or misread: a blank "
                             "white dragon looks like a back)")
-    s.add_argument("--win", metavar="TILE", help="the winning tile, one of the hand's, when the photo does not set "
-                   "it apart (the hand laid in one row)")
+    s.add_argument("--win", metavar="TILE", action=Once, help="the winning tile, one of the hand's, when the photo "
+                   "does not set it apart (the hand laid in one row)")
     s.add_argument("--json", action="store_true", help="print one JSON object: the score and what was read")
-    s.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with every box and tile name drawn")
+    s.add_argument("--overlay", metavar="OUT.jpg", action=Once,
+                   help="write the photo with every box and tile name drawn")
     s.add_argument("--models", help=argparse.SUPPRESS)
     s.set_defaults(func=run_score_photo)
 
     b = bench.add_parser("vision", help="tile recognition accuracy and speed (synthetic and real photos)")
     b.add_argument("--synthetic", type=int, default=40, help="held-out rendered scenes to score (default 40)")
-    b.add_argument("--seed", type=int, default=9, help="seed of the held-out scenes (training used 1-8 and 10-14)")
+    b.add_argument("--seed", type=int, default=9, help="seed of the held-out scenes (default 9; training used 1-8 "
+                   "and 10-14)")
     b.add_argument("--mix", type=int, default=1, choices=tuple(range(1, 12)),
                    help="scene mix of the held-out set: 1 = round 1 (as in the model card), 2 = round 2 (procedural "
                    "tile sets, more red fives and sideways tiles, diagonal views), 3 = round 3 (also standing hands "
@@ -53,14 +57,15 @@ def register(commands, bench) -> None:
                    "6 = 5 with a quarter of phones held at a slant, 7 = 6 with point sticks and dice on the table "
                    "(the same scenes and labels as 6), 8 = 7 with the winning tile often pushed in front of the "
                    "hand, 9 = 8 with the live wall left on most whole tables, 10 = 7 with it on half, 11 = 10 with a "
-                   "fifth of the close-ups framed round a few tiles (round 10)")
+                   "fifth of the close-ups framed round a few tiles (round 10); default 1")
     b.add_argument("--share", type=_share, default=1.0,
                    help="render the held-out scenes at 12 MP and shrink each picture to this share of the frame "
                    "(0.1 to under 1; the camera higher or a wider lens: tiles a few pixels wide to the detector); "
                    "1, the default, renders them as usual")
     b.add_argument("--photos", default=None,
                    help="labels.json of real photos (default: shared/photos beside the clone)")
-    b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo (0: no timing)")
+    b.add_argument("--repeat", type=int, default=3, help="timing runs on the 12-megapixel photo (default 3; 0: no "
+                   "timing)")
     b.add_argument("--peer", action="store_true", help="also run PyPI mahjong-detector when importable")
     b.add_argument("--json", action="store_true")
     b.add_argument("--models", help=argparse.SUPPRESS)
@@ -433,6 +438,9 @@ def run_score_photo(args: argparse.Namespace) -> int:
     from table.score_cli import render, resolve_rules
 
     rules = resolve_rules(args.rules)
+    if rules.system != "riichi":  # refused before the photo is read, as any other bad option
+        raise InputError(f"{rules.title} is not riichi: score-photo scores riichi hands; give the tiles to "
+                         f"`jantaku score --system {rules.system}`")
     _check_flags(args)
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
