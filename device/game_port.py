@@ -440,9 +440,16 @@ def game_view(store, game_id: int, links: dict, photos=None) -> dict[str, Any]:
         "return_points": state.rules.return_points,
         "unit": state.rules.unit,
         "standings": [_standing_view(st) for st in state.standings],
-        "last": None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos,
-                                                                system),
+        "last": _adjustment_view(state.adjustment) if state.adjustment else
+        None if state.last_hand is None else _last_view(state.last_hand, names, game_id, links, photos, system),
     }
+
+
+def _adjustment_view(adjustment: tuple[tuple[int, ...], str]) -> dict[str, Any]:
+    """An adjustment since the last hand, shown as the last thing recorded: the table sees why points moved."""
+    amounts, reason = adjustment
+    return {"kind": "adjustment", "title": f"Adjustment: {reason}", "detail": "", "winners": [],
+            "deltas": list(amounts), "discarder": None, "photo": None}
 
 
 def history_view(store, game_id: int) -> dict[str, Any]:

@@ -224,6 +224,8 @@ class GameState:
     over_reason: str | None
     standings: tuple[Standing, ...]
     events: int
+    adjustment: tuple[tuple[int, int, int, int], str] | None = None
+    """The latest adjustment's amounts and reason, until the next hand ends: what the table sees last."""
 
     @property
     def hand_number(self) -> int:
@@ -515,7 +517,7 @@ def _adjustment(state: GameState, event: Adjustment) -> GameState:
     if not event.reason.strip():
         raise InputError("an adjustment needs a reason")
     points = tuple(p + a for p, a in zip(state.points, event.amounts, strict=True))
-    return _evolve(state, points=points)  # type: ignore[arg-type]
+    return _evolve(state, points=points, adjustment=(tuple(event.amounts), event.reason.strip()))  # type: ignore[arg-type]
 
 
 def _game_ended(state: GameState, event: GameEnded) -> GameState:
@@ -940,6 +942,7 @@ def _next_hand(state: GameState, deltas: list[int], result: HandResult, *, keep_
         hands_played=state.hands_played + (0 if ending == "chombo" else 1),
         results=result.number,
         last_hand=result,
+        adjustment=None,
     )
     last_round = {"east": 0, "south": 1, "north": 3}[rules.length]
     target = rules.west_target

@@ -541,6 +541,9 @@ def format_state(state, game_id: int | None = None) -> str:
         hand = state.last_hand
         changes = " ".join(f"{d:+d}" for d in hand.deltas)
         lines.append(f"last hand: {hand.summary(state.players)} [{changes}]")
+    if state.adjustment:
+        amounts, reason = state.adjustment
+        lines.append(f"then an adjustment: {reason} [{' '.join(f'{a:+d}' for a in amounts)}]")
     if state.over:
         lines.append(f"game over: {state.over_reason}")
         lines.extend(_standing_line(s, state.rules, width) for s in state.standings)

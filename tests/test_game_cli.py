@@ -465,6 +465,15 @@ def test_a_finished_game_shows_the_winds_and_counters_of_its_last_hand(jantaku):
     assert state_of(jantaku)["seat_winds"] == ["East", "South", "West", "North"]
 
 
+def test_show_names_an_adjustment_made_since_the_last_hand(jantaku):
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    ok(jantaku, "game", "ron", "--from", "Ann", "--winner", "Bob", "--han", "2", "--fu", "30")
+    shown = ok(jantaku, "game", "adjust", "Ann=+1000", "Bob=-1000", "--reason", "wrong stick").splitlines()
+    assert shown[-2:] == ["last hand: East 1-0: ron, Bob from Ann [-2000 +2000 +0 +0]",
+                          "then an adjustment: wrong stick [+1000 -1000 +0 +0]"]
+    assert "adjustment" not in ok(jantaku, "game", "draw", "--tenpai", "none")  # gone with the next hand
+
+
 def test_a_riichi_adjustment_moves_points_in_100s(jantaku):
     ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
     code, _, err = jantaku("game", "adjust", "Ann=+150", "Bob=-150", "--reason", "a typo")

@@ -430,7 +430,11 @@ def test_whole_hand_through_the_api(env):
     games = client.get("/api/games").get_json()["games"]
     assert games[0]["id"] == game["id"] and games[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
     client.post("/api/adjust", json={"amounts": [1000, -1000, 0, 0], "reason": "a wrong payment"}, headers=h)
+    last = client.get("/api/state").get_json()["game"]["last"]  # the table sees why the points moved (an acceptance
+    assert (last["kind"], last["title"], last["deltas"]) == (  # run: it kept showing the hand before)
+        "adjustment", "Adjustment: a wrong payment", [1000, -1000, 0, 0])
     client.post("/api/draw", json={"tenpai": [2]}, headers=h)
+    assert client.get("/api/state").get_json()["game"]["last"]["kind"] == "draw"  # until the next hand ends
     hist = client.get("/api/history").get_json()  # numbered as the CSV numbers them: an adjustment is no hand
     assert [(row["number"], row["title"], row["changes"]) for row in hist["hands"]] == [
         (1, "ron, Cy from Ann", [-16000, 0, 16000, 0]), (None, "adjustment", [1000, -1000, 0, 0]),
