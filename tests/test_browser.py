@@ -846,3 +846,19 @@ def test_the_history_chart_numbers_its_hands_as_the_table_does(server, browser):
     assert page.locator("#chart text.tick.x").all_text_contents() == ["1", "2"]
     assert page.locator("#hands tbody td:first-child").all_text_contents() == ["1", "", "2"]
     page.close()
+
+
+def test_the_proposal_fields_stay_inside_their_card_on_a_phone(server, browser):
+    """Fixed (an acceptance run): at 390 px the tile fields ran 12 px past the card's edge."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Ivy", "Jo", "Kit", "Lu"],
+                                  viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.evaluate("() => J.api('PUT', '/api/proposal', {concealed: '123m456p789s1122z', win: '2z', winner: 1})")
+    page.reload()
+    expect(page.locator(".tile-fields input").first).to_be_visible()
+    past = page.evaluate("""() => [...document.querySelectorAll('.tile-fields input')].filter((i) => {
+        const card = i.closest('.card').getBoundingClientRect();
+        return i.getBoundingClientRect().right > card.right + 0.5; }).length""")
+    assert past == 0
+    page.close()
