@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -607,8 +607,10 @@ def _ron(state: GameState, event: Ron) -> GameState:
     nearest = scoring[0].seat
     deltas = [0, 0, 0, 0]
     honba_points = state.honba * rules.honba_value
+    priced = []  # each win with its price, which han and fu leave out: the pages show what it paid
     for win in scoring:
         value = _price(state, win, tsumo=False)
+        priced.append(win if win.payment is not None else replace(win, payment=value))
         pay = (value.ron or 0) + (honba_points if rules.multi_ron_honba == "each" or win.seat == nearest else 0)
         liable = _liable(state, win)
         if liable is not None and liable != discarder:
@@ -623,7 +625,7 @@ def _ron(state: GameState, event: Ron) -> GameState:
     _collect_pot(state, [w.seat for w in scoring], deltas)
     dealer_won = any(w.seat == state.dealer for w in scoring)
     result = _result(state, "ron", deltas, winners=tuple(w.seat for w in scoring), discarder=discarder,
-                     bumped=bumped, wins=tuple(scoring), riichi_discard=event.riichi_discard)
+                     bumped=bumped, wins=tuple(priced), riichi_discard=event.riichi_discard)
     keep = dealer_won and rules.renchan_on_dealer_win
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1 if keep else 0,
                       pot=0, ending="win")
@@ -670,7 +672,8 @@ def _tsumo(state: GameState, event: Tsumo) -> GameState:
                 deltas[seat] -= shares[seat] + honba_each
     deltas[win.seat] = -sum(deltas)
     _collect_pot(state, [win.seat], deltas)
-    result = _result(state, "tsumo", deltas, winners=(win.seat,), wins=(win,))
+    result = _result(state, "tsumo", deltas, winners=(win.seat,),
+                     wins=(win if win.payment is not None else replace(win, payment=value),))
     keep = win.seat == dealer and rules.renchan_on_dealer_win
     return _next_hand(state, deltas, result, keep_deal=keep, honba=state.honba + 1 if keep else 0,
                       pot=0, ending="win")

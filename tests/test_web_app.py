@@ -777,6 +777,8 @@ def test_two_phones_recording_one_hand_record_it_once(client, env):
     again = client.post("/api/ron", json=ron, headers=h)  # the second phone, which showed the same hand
     assert again.status_code == 409 and "the game changed since this page showed it" in again.get_json()["error"]
     assert assistant.state().results == 1 and assistant.state().points[0] == 30800
+    paid = client.get("/api/state").get_json()["game"]["last"]["winners"][0]["payment"]
+    assert paid == {"ron": 5800}  # a han-and-fu win shows what it paid (an acceptance run: it showed no payment)
     seen = client.get("/api/keeper/state").get_json()["game_version"]
     client.post("/api/draw", json={"tenpai": []}, headers=h)  # recorded elsewhere meanwhile
     assert client.post("/api/undo", json={"seen": seen}, headers=h).status_code == 409  # the draw stays
