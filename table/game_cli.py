@@ -21,7 +21,7 @@ from typing import Any
 from table.cli_options import Once as _Once
 from table.errors import InputError
 from table.game_rules import ABORTIVE_REASONS
-from table.names import bare_key, name_key, tidy
+from table.names import bare_key, isolate, name_key, tidy
 from table.tiles import WIND_WORDS
 
 # -- per-winner options ---------------------------------------------------------------------------------
@@ -536,11 +536,11 @@ def format_state(state, game_id: int | None = None) -> str:
         dealer = " (dealer)" if seat == state.dealer and not state.over else ""
         penalty = f" penalty {state.penalties[seat]:+d} at the end" if state.penalties[seat] and not state.over else ""
         wind = WIND_NAMES[state.seat_winds[seat]]
-        lines.append(f"  {seat} {wind:<5} {_pad(name, width)} {state.points[seat]:>7}{dealer}{mark}{penalty}")
+        lines.append(f"  {seat} {wind:<5} {_pad(isolate(name), width)} {state.points[seat]:>7}{dealer}{mark}{penalty}")
     if state.last_hand is not None:
         hand = state.last_hand
         changes = " ".join(f"{d:+d}" for d in hand.deltas)
-        lines.append(f"last hand: {hand.summary(state.players)} [{changes}]")
+        lines.append(f"last hand: {hand.summary([isolate(n) for n in state.players])} [{changes}]")
     if state.adjustment:
         amounts, reason = state.adjustment
         lines.append(f"then an adjustment: {reason} [{' '.join(f'{a:+d}' for a in amounts)}]")
@@ -551,9 +551,15 @@ def format_state(state, game_id: int | None = None) -> str:
 
 
 def _columns(text: str) -> int:
-    """Terminal columns `text` takes: a CJK character or an emoji two, a combining accent or a joiner none."""
-    return sum(0 if unicodedata.combining(ch) or unicodedata.category(ch) == "Cf"
-               else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    """Terminal columns `text` takes: a CJK character or an emoji two; none for a mark drawn over the one before
+    (an accent, a Thai or Devanagari vowel sign), a format character (a joiner, a bidi isolate), a skin tone, or an
+    emoji a joiner joins to the one before (a family is one emoji)."""
+    columns, joined = 0, False
+    for ch in text:
+        if not (joined or unicodedata.category(ch) in ("Mn", "Me", "Cf") or "\U0001f3fb" <= ch <= "\U0001f3ff"):
+            columns += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        joined = ch == "\u200d"
+    return columns
 
 
 def _pad(text: str, width: int) -> str:
@@ -565,9 +571,10 @@ def _pad(text: str, width: int) -> str:
 def _standing_line(s, rules, width: int = 16) -> str:
     """A riichi seat's result in its parts (points, their difference from the return, uma, oka, penalty, net);
     in Zung Jung and MCR the points alone, which are the result."""
+    name = _pad(isolate(s.name), width)
     if rules.system != "riichi":
-        return f"  {s.rank}. {_pad(s.name, width)} {s.raw:>+7d}"
-    return (f"  {s.rank}. {_pad(s.name, width)} raw {s.raw:>7}  vs {rules.return_points}: {s.above_return:>+6d}  "
+        return f"  {s.rank}. {name} {s.raw:>+7d}"
+    return (f"  {s.rank}. {name} raw {s.raw:>7}  vs {rules.return_points}: {s.above_return:>+6d}  "
             f"uma {s.uma:+d}  oka {s.oka:+d}  penalty {s.penalty:+d}  net {s.net:+g}")
 
 
@@ -784,7 +791,7 @@ def _cmd_list(args) -> int:
     for g in games:
         status = "over" if g.over else g.round_name
         mark = "*" if g.current else " "  # the game that commands without --game act on
-        print(f"{g.id:>4}{mark} {g.created_at[:16]}  {g.preset:<11} {status:<9} {', '.join(g.players)}")
+        print(f"{g.id:>4}{mark} {g.created_at[:16]}  {g.preset:<11} {status:<9} {', '.join(map(isolate, g.players))}")
     return 0
 
 

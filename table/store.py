@@ -439,8 +439,13 @@ class GameStore:
         players, riichi, counters = states[0].players, states[0].system == "riichi", states[0].rules.counts_honba
         buf = io.StringIO()
         writer = _SafeCsv(csv.writer(buf, lineterminator="\n"))
-        writer.writerow(["hand", "round", *(["honba"] if counters else []), "result",
-                         *(f"{p} change" for p in players), *players, *(name for name, _ in states[0].on_table)])
+        fixed = ["hand", "round", *(["honba"] if counters else []), "result"]
+        on_table = [name for name, _ in states[0].on_table]
+        header = [*fixed, *(f"{p} change" for p in players), *players, *on_table]
+        if len({h.casefold() for h in header}) < len(header):  # "Ann change" as a name, or "Round": each its seat
+            header = [*fixed, *(f"change (seat {i}: {p})" for i, p in enumerate(players)),
+                      *(f"points (seat {i}: {p})" for i, p in enumerate(players)), *on_table]
+        writer.writerow(header)
 
         for row in hand_rows(states):
             number = row.hand.number if row.hand else ""

@@ -527,3 +527,19 @@ def test_an_older_game_resumed_is_the_current_one_until_a_newer_starts(jantaku):
     assert code == 2 and "there is no game 9" in err
     ok(jantaku, "game", "new", "--players", "Pat,Quin,Rae,Sol")  # a newer game is the current one again
     assert state_of(jantaku)["players"] == ["Pat", "Quin", "Rae", "Sol"]
+
+
+def test_names_in_any_script_line_up_and_keep_their_numbers_in_place(jantaku):
+    """Fixed (an acceptance run): Thai vowel signs and an emoji family were counted as columns of their own, so the
+    points after them sat left of the others'; a right-to-left name took the numbers after it into its direction
+    on a bidi-aware display; and a player called "Ann change" or "Round" gave the CSV two columns of one name."""
+    from table.game_cli import _columns
+
+    names = ("สมศักดิ์", "👨\u200d👩\u200d👧\u200d👦 Family", "Zoë", "👍🏽", "山田")
+    assert [_columns(n) for n in names] == [5, 9, 3, 2, 4]
+    ok(jantaku, "game", "new", "--players", "שרה,สมศักดิ์,Ann,Ann change")
+    shown = ok(jantaku, "game", "show").splitlines()
+    assert shown[1] == "  0 East  \u2068שרה\u2069                25000 (dealer)"  # isolated: zero columns
+    assert shown[2] == "  1 South สมศักดิ์              25000"
+    header = ok(jantaku, "game", "export", "--csv").splitlines()[0].split(",")
+    assert len(set(header)) == len(header) and header[4:6] == ["change (seat 0: שרה)", "change (seat 1: สมศักดิ์)"]
