@@ -108,7 +108,7 @@ class ReplayCamera:
                 if p.name == name:
                     self._next = i
                     return
-        raise InputError(f"camera: no photo called {name!r} in {self.folder}")
+        raise InputError(f"camera: no photo called {name!r} in the replay folder {self.folder.name}")
 
     def close(self) -> None:
         pass

@@ -139,6 +139,7 @@ def serve(args: argparse.Namespace) -> int:
         lock.close()
         print(f"jantaku: {exc}", file=sys.stderr)
         return DATA_ERROR
+    limit_per_address(server)
     try:
         assistant, panel, late.app = build(config)
     except BaseException:
@@ -177,6 +178,30 @@ def serve(args: argparse.Namespace) -> int:
         lock.close()
         log.info("stopped")
     return 0
+
+
+PER_ADDRESS = 20  # connections one address may hold: a browser opens at most 6 to a host, a few tabs a few more
+
+
+def limit_per_address(server, most: int = PER_ADDRESS) -> None:
+    """One device may hold at most `most` of the server's connections. A slowloris (hundreds of requests each fed a
+    header line now and then, which no idle timeout closes) from one guest's laptop would otherwise take them all
+    and lock the room out; waitress has no such limit, so the factory of its connections counts them."""
+    make = server.channel_class
+    said: dict[str, float] = {}  # when each address was last named in the log: once a minute, not per attempt
+
+    def channel(srv, conn, addr, adj, map=None):  # noqa: A002 (waitress's own parameter name)
+        host = addr[0] if isinstance(addr, tuple) else addr
+        held = sum(1 for ch in list((map or {}).values()) if isinstance(ch, make) and ch.addr[0] == host)
+        if held >= most:
+            if time.monotonic() - said.get(host, -60.0) >= 60:
+                said[host] = time.monotonic()
+                logging.getLogger("jantaku.serve").warning("refusing connections from %s past %d", host, most)
+            conn.close()
+            return None
+        return make(srv, conn, addr, adj, map=map)
+
+    server.channel_class = channel
 
 
 class _LateApp:

@@ -241,3 +241,46 @@ def test_a_bad_config_file_is_exit_78_which_the_service_does_not_restart_on(tmp_
     assert main(["serve", "--config", "table.toml", "--no-panel", "--no-recognizer"]) == 78
     assert "pin" in capsys.readouterr().err
     assert not (tmp_path / "data").exists()  # stopped before anything was made
+
+
+def test_one_address_cannot_hold_every_connection():
+    """Fixed (an acceptance run): 520 half-sent requests from one laptop, a header line now and then (a slowloris),
+    took all of the server's connections and locked the room out; one address now holds at most a few."""
+    import threading
+
+    from waitress import create_server
+
+    from device.commands import limit_per_address
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=2)
+    limit_per_address(server, most=3)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(5)]
+    try:
+        for s in held:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+        closed = [s for s in held if _closed(s)]
+        assert len(closed) == 2  # the 4th and 5th were closed at once; the first three wait, as any client may
+        with socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0)) as other:
+            other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            other.settimeout(3)
+            assert other.recv(100).startswith(b"HTTP/1.1 200")  # another phone still gets in
+    finally:
+        for s in held:
+            s.close()
+        server.close()
+
+
+def _closed(s: socket.socket) -> bool:
+    try:
+        s.settimeout(0.5)
+        return s.recv(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True

@@ -819,3 +819,15 @@ def test_a_hand_recorded_while_its_photo_is_read_is_not_proposed_again(env, monk
     with pytest.raises(InputError, match="the hand ended .* while the photo was read: nothing was proposed"):
         assistant.scan_hand(winner=0, discarder=2, tsumo=False, photo="02-seven-pairs.jpg")
     assert assistant.proposal is None and assistant.state().results == 1
+
+
+def test_a_login_from_another_sites_page_is_refused_and_a_lone_surrogate_is_a_wrong_pin(client):
+    """Fixed (an acceptance run): a page elsewhere, opened by guests, posted wrong PINs to the login and locked the
+    keeper out; and a PIN holding a lone surrogate answered 500 with a logged traceback, never counted as wrong."""
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://attacker.example"}):
+        for _ in range(6):
+            refused = client.post("/api/login", json={"pin": "0000"}, headers=headers)
+            assert refused.status_code == 403 and "must come from this device's own page" in refused.get_json()["error"]
+    wrong = client.post("/api/login", data='{"pin": "\\ud800"}', content_type="application/json")
+    assert wrong.status_code == 403 and wrong.get_json()["error"] == "wrong PIN"
+    assert client.post("/api/login", json={"pin": PIN}, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 200

@@ -154,15 +154,29 @@ def keeper_required(view):
     return wrapper
 
 
+def _from_elsewhere() -> bool:
+    """A login posted by another site's page (a form or a fetch in a guest's browser): it would spend the room's
+    wrong-PIN allowance and lock the keeper out. Browsers say where a request comes from (Sec-Fetch-Site, Origin);
+    a script or curl that says nothing is let through, to the same limits."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site not in ("same-origin", "none")
+    origin = request.headers.get("Origin")
+    return origin is not None and origin != request.host_url.rstrip("/")
+
+
 def _check_pin(pin: str) -> tuple[str, int, dict[str, str]] | None:
     """None when the PIN is right (this session is now the keeper's), else (reason, status, headers)."""
+    if _from_elsewhere():
+        return "a login must come from this device's own page", 403, {}
     limiter = current_app.extensions["jantaku.login"]
     client = request.remote_addr or "?"
     wait = limiter.retry_after(client)
     if wait:
         return f"too many wrong PINs: try again in {wait} s", 429, {"Retry-After": str(wait)}
     expected = current_app.config["JANTAKU"].pin
-    if not hmac.compare_digest(pin.encode(), expected.encode()):
+    sent = pin.encode("utf-8", "surrogatepass")  # a lone surrogate from JSON is a wrong PIN, not a 500
+    if not hmac.compare_digest(sent, expected.encode()):
         limiter.failed(client)
         current_app.logger.warning("wrong PIN from %s", client)
         return "wrong PIN", 403, {}
