@@ -862,3 +862,37 @@ def test_the_proposal_fields_stay_inside_their_card_on_a_phone(server, browser):
         return i.getBoundingClientRect().right > card.right + 0.5; }).length""")
     assert past == 0
     page.close()
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG's contrast ratio of two computed colours ("rgb(r, g, b)")."""
+    def luminance(colour: str) -> float:
+        channels = [int(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3]]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    dark, light = sorted((luminance(one), luminance(two)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_text_borders_and_lit_leds_meet_wcag_contrast(server, browser):
+    """Fixed (an acceptance run): the danger button's red text (4.38:1), a text tile's red five (white on red,
+    4.38:1), the fields' borders (2.55:1) and a lit yellow LED on its light box (1.31:1) were below WCAG AA."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Ann", "Bo", "Cy", "Di"])
+    style = "(e, props) => props.map((p) => getComputedStyle(e)[p])"
+    text, border = page.locator("#end").evaluate(style, ["color", "borderTopColor"])
+    assert contrast(text, "rgb(255, 255, 255)") >= 4.5 and contrast(text, "rgb(243, 246, 243)") >= 4.5  # and hovered
+    for field in ("#adjust-reason", "#preset", "#q-han"):
+        (edge,) = page.locator(field).evaluate(style, ["borderTopColor"])
+        assert contrast(edge, "rgb(255, 255, 255)") >= 3, (field, edge)
+    red = page.evaluate("() => { const t = document.body.appendChild(J.el('span', {class: 'tile-text red'}, '5p'));"
+                        " const s = getComputedStyle(t); return [s.color, s.backgroundColor]; }")
+    assert contrast(*red) >= 4.5, red
+    page.goto(server.url + "/keeper/panel")
+    led = page.locator("[data-led='dealer0']")
+    expect(led).to_have_class(re.compile(r"\bon\b"))
+    ring, width = led.evaluate(style, ["borderTopColor", "borderTopWidth"])
+    box = led.evaluate("e => getComputedStyle(e.closest('.panel-seat')).backgroundColor")
+    assert float(width.removesuffix("px")) >= 1 and contrast(ring, box) >= 3, (ring, width, box)
+    page.close()
