@@ -896,3 +896,23 @@ def test_text_borders_and_lit_leds_meet_wcag_contrast(server, browser):
     box = led.evaluate("e => getComputedStyle(e.closest('.panel-seat')).backgroundColor")
     assert float(width.removesuffix("px")) >= 1 and contrast(ring, box) >= 3, (ring, width, box)
     page.close()
+
+
+def test_new_game_names_are_measured_in_characters_as_the_server_does(server, browser):
+    """Fixed (an acceptance run): the name fields' maxlength="24" counted UTF-16 units, so 13 emoji or 8 x "𠮷野家"
+    (24 characters, the server's limit) were silently cut; the server alone judges, and says why it refuses one."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Ann", "Bo", "Cy", "Di"])
+    names = ["\U0001f600" * 13, "\U00020bb7野家" * 8, "Cy", "Di"]
+    for seat, name in enumerate(names):
+        page.fill(f"input.player[data-seat='{seat}']", name)
+        assert page.locator(f"input.player[data-seat='{seat}']").input_value() == name
+    page.click("#new-game")
+    expect(page.locator("#status")).to_have_text("new game started")
+    for name in names[:2]:
+        expect(page.locator("#mini")).to_contain_text(name)
+    page.fill("input.player[data-seat='0']", "x" * 25)
+    page.click("#new-game")
+    expect(page.locator("#status")).to_contain_text("player names are at most 24 characters")
+    page.close()
