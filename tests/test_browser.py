@@ -916,3 +916,18 @@ def test_new_game_names_are_measured_in_characters_as_the_server_does(server, br
     page.click("#new-game")
     expect(page.locator("#status")).to_contain_text("player names are at most 24 characters")
     page.close()
+
+
+def test_the_history_table_fits_its_card_with_unbroken_names_in_its_headings(server, browser):
+    """Fixed (an acceptance run): a 24-letter name with no space in a column heading did not wrap, and the fourth
+    player's column was cut off at 1280 px."""
+    names = ["W" * 24, "M" * 24, "Q" * 24, "Ω" * 24]
+    jantaku_game(server, "new", "--players", ",".join(names))
+    jantaku_game(server, "ron", "--from", names[0], "--winner", names[3], "--han", "3", "--fu", "30")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/keeper/login")
+    log_in(page)
+    page.goto(server.url + "/keeper/history")
+    page.locator("#hands th", has_text=names[3]).wait_for()
+    assert page.eval_on_selector("#hands", "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+    page.close()
