@@ -931,3 +931,32 @@ def test_the_history_table_fits_its_card_with_unbroken_names_in_its_headings(ser
     page.locator("#hands th", has_text=names[3]).wait_for()
     assert page.eval_on_selector("#hands", "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
     page.close()
+
+
+HIDDEN_UNDER_THE_NAV = """() => {
+    const e = document.activeElement, nav = document.querySelector('.keeper-nav');
+    if (!e || e === document.body || nav.contains(e)) return null;
+    const r = e.getBoundingClientRect();
+    return r.top < nav.getBoundingClientRect().bottom - 1 ? (e.id || e.outerHTML.slice(0, 80)) : null; }"""
+
+
+@pytest.mark.parametrize(("width", "height", "path"), [(640, 360, "/keeper"), (390, 844, "/keeper"),
+                                                       (320, 512, "/keeper/history"), (640, 360, "/keeper/panel")])
+def test_a_control_focused_backwards_is_never_under_the_sticky_nav(server, browser, width, height, path):
+    """Fixed (an acceptance run): at 200 % zoom (640 x 360) Shift+Tab left the focused control under the sticky
+    keeper nav, two lines high with a long status; the page keeps its scroll padding at the nav's height."""
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(server.url + "/keeper/login")
+    log_in(page)
+    page.goto(server.url + path, wait_until="load")
+    page.wait_for_timeout(500)
+    page.evaluate("() => J.say('Bob cannot win by ron on their own discard: pick who dealt in under \"Ron from\".')")
+    page.evaluate("() => [...document.querySelectorAll('main button, main input, main select, main a')].pop().focus()")
+    under = []
+    for _ in range(60):
+        page.keyboard.press("Shift+Tab")
+        if (hidden := page.evaluate(HIDDEN_UNDER_THE_NAV)) is not None:
+            under.append(hidden)
+    assert under == []
+    context.close()
