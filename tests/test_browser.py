@@ -960,3 +960,27 @@ def test_a_control_focused_backwards_is_never_under_the_sticky_nav(server, brows
             under.append(hidden)
     assert under == []
     context.close()
+
+
+def test_a_game_over_with_long_names_fits_a_tv_without_scrolling(server, browser):
+    """Fixed (an acceptance run): at game over on a 1280 x 720 or 1920 x 1080 TV, "Game over" wrapped at 2.6em and
+    24-letter names took two or three lines, pushing the bottom seat below the screen, which a TV cannot scroll."""
+    names = ["W" * 24, "Alexander Hamilton-Smyth", "\u5c71\u7530\u592a\u90ce" * 6, "\u00c5" * 24]
+    keeper = keeper_with_a_new_game(browser, server.url, names)
+    keeper.evaluate("() => J.api('POST', '/api/ron', {discarder: 1, winners: [{seat: 0, han: 3, fu: 30}]})")
+    keeper.evaluate("() => J.api('POST', '/api/end', {reason: 'time called'})")
+    keeper.close()
+    for width, height in ((1280, 720), (1920, 1080)):
+        board = browser.new_page(viewport={"width": width, "height": height})
+        board.goto(server.url + "/")
+        board.locator("#standings td").first.wait_for()
+        lines = board.evaluate("() => { const r = document.createRange();"
+                               " r.selectNodeContents(document.getElementById('round'));"
+                               " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }")
+        board.screenshot(path=str(ARTIFACTS / f"scoreboard-game-over-long-names-{width}.png"))
+        assert lines == 1, (width, lines)  # "Game over" on one line
+        low = board.evaluate("() => [...document.querySelectorAll('.seat, .centre, #standings')]"
+                             ".filter((e) => e.getBoundingClientRect().bottom > innerHeight).map((e) => e.className)")
+        assert low == [], (width, low)
+        assert board.evaluate("() => document.documentElement.scrollHeight <= innerHeight"), width
+        board.close()

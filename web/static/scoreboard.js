@@ -14,6 +14,7 @@
     const g = state.game;
     // a game that is over shows no next hand and no dealer for it
     document.getElementById("round").textContent = g ? (g.over ? "Game over" : g.round) : "No game";
+    document.getElementById("table").classList.toggle("game-over", !!(g && g.over));  // set smaller, to fit a TV
     document.getElementById("honba").textContent = g ? g.honba : 0;
     document.getElementById("sticks").textContent = g ? g.riichi_sticks : 0;
     document.querySelector(".counters").hidden = !!(g && !g.counters);  // USPML, Zung Jung, MCR: no honba, no sticks
