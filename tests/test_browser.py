@@ -984,3 +984,24 @@ def test_a_game_over_with_long_names_fits_a_tv_without_scrolling(server, browser
         assert low == [], (width, low)
         assert board.evaluate("() => document.documentElement.scrollHeight <= innerHeight"), width
         board.close()
+
+
+def test_every_control_on_the_keeper_page_is_named_for_what_it_is(server, browser):
+    """Fixed (an acceptance run): the "Ron from" selects and the abortive draw's reason had no name, the tenpai,
+    nagashi and dead-hand boxes were each just a player's name in no group, the double ron's second Han/Fu/Yakuman
+    repeated the first's names, the adjustments were named by the player alone and their reason by a placeholder,
+    and pao's selects read "Pao: is liable for" and "'s yakuman"."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Ann", "Bob", "Cid", "Dee"])
+    names = {"#scan-discarder": "Ron from", "#q-discarder": "Ron from", "#abortive-reason": "Abortive draw: the reason",
+             "#q-han": "Han", "#q-han2": "Han of the second winner", "#q-fu2": "Fu of the second winner",
+             "#q-yakuman2": "Yakuman of the second winner", "[data-adjust='1']": "Adjust points: Bob",
+             "#adjust-reason": "Reason", "#pao-liable": "Pao: the player liable",
+             "#pao-winner": "Pao: the yakuman's winner"}
+    for selector, name in names.items():
+        expect(page.locator(selector)).to_have_accessible_name(name)
+    for group in ("Tenpai:", "Nagashi mangan:", "Dead hand:"):
+        expect(page.get_by_role("group", name=group, exact=True).get_by_role("checkbox", name="Bob")).to_have_count(1)
+    expect(page.get_by_role("group", name="Double ron: the second winner")).to_be_visible()
+    page.close()
