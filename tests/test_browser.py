@@ -1005,3 +1005,30 @@ def test_every_control_on_the_keeper_page_is_named_for_what_it_is(server, browse
         expect(page.get_by_role("group", name=group, exact=True).get_by_role("checkbox", name="Bob")).to_have_count(1)
     expect(page.get_by_role("group", name="Double ron: the second winner")).to_be_visible()
     page.close()
+
+
+def test_the_scoreboard_and_the_panel_page_say_what_they_show_to_a_screen_reader(server, browser):
+    """Fixed (an acceptance run): the scoreboard was one run of text with no heading, its seats unnamed, riichi only
+    a white stick with a title and score changes unannounced; the panel page's LEDs were on or off by colour only."""
+    from playwright.sync_api import expect
+
+    keeper = keeper_with_a_new_game(browser, server.url, ["Ann", "Bob", "Cid", "Dee"])
+    board = browser.new_page(viewport={"width": 1280, "height": 900})
+    board.goto(server.url + "/")
+    expect(board.get_by_role("heading", level=1)).to_have_count(1)
+    table = board.get_by_role("region", name="The table")
+    expect(table.get_by_role("region", name="East, Ann, 25,000 points, dealer", exact=True)).to_have_count(1)
+    keeper.evaluate("() => J.api('POST', '/api/riichi', {seat: 1})")
+    bob = table.get_by_role("region", name="South, Bob, 24,000 points, riichi", exact=True)
+    expect(bob).to_have_count(1)
+    assert "riichi" in bob.aria_snapshot()  # the stick, as text
+    expect(board.get_by_role("status")).to_have_text("")  # nothing said yet
+    keeper.evaluate("() => J.api('POST', '/api/ron', {discarder: 2, winners: [{seat: 1, han: 3, fu: 30}]})")
+    expect(board.get_by_role("status")).to_have_text("East 1-0: Bob won by ron from Cid")  # polite, as it changes
+    expect(board.locator(".seat[data-seat='1']")).to_have_accessible_name("East, Bob, 28,900 points, dealer")
+    keeper.goto(server.url + "/keeper/panel")
+    expect(keeper.locator("[data-led='dealer1']")).to_have_accessible_name("dealer LED (Bob): on")
+    expect(keeper.get_by_role("img", name="dealer LED (Ann): off")).to_have_count(1)
+    expect(keeper.get_by_role("img", name="riichi LED (Bob): off")).to_have_count(1)
+    board.close()
+    keeper.close()

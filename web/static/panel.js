@@ -8,6 +8,12 @@
       const v = p.leds[led.dataset.led];
       led.classList.toggle("on", !!v);
       led.title = `${led.dataset.led}: ${v ? "on" : "off"}`;
+      // its state in words, not by colour alone: "dealer LED (Ann): on", "status LED: blinking fast"
+      const [, what, seat] = led.dataset.led.match(/^(\D+)(\d?)$/);
+      const whose = seat ? ` (${document.querySelector(`.seat-name[data-seat="${seat}"]`).textContent})` : "";
+      const mode = (p.led_modes || {})[led.dataset.led];
+      const state = { blink: "blinking", fast: "blinking fast" }[mode] || (v ? "on" : "off");
+      led.setAttribute("aria-label", `${what} LED${whose}: ${state}`);
     }
     $("panel-mode").textContent = p.mode_text || "";
     if (p.error) J.say(`The last press: ${p.error}`, false);  // the status LED blinks fast meanwhile

@@ -4,6 +4,7 @@
 (() => {
   const live = document.getElementById("live");
   let lastVersion = -1;
+  let announced;  // the last hand's title as drawn: a new one is said by the live region, not the first one drawn
 
   function fmt(n) { return n == null ? "—" : J.num(n); }
 
@@ -41,6 +42,9 @@
       const dv = deltas ? deltas[seat] : 0;
       d.textContent = dv ? (dv > 0 ? "+" : "") + fmt(dv) : "";
       d.className = "delta " + (dv > 0 ? "up" : dv < 0 ? "down" : "");
+      // what a screen reader says on reaching the seat: "East, Bob, 36,800 points, dealer, riichi"
+      node.setAttribute("aria-label", s ? [s.wind_name, s.name, `${fmt(s.points)} points`, ...(s.dealer && !g.over ? ["dealer"] : []),
+        ...(s.riichi ? ["riichi"] : [])].join(", ") : `Seat ${seat + 1}`);
       // a chombo the preset settles at the end (NARO-1, WRC): shown until the standings take it in
       let pen = node.querySelector(".penalty");
       if (!pen) { pen = J.el("div", { class: "penalty" }); node.insertBefore(pen, d); }
@@ -55,6 +59,9 @@
     const card = document.getElementById("last");
     const last = g && g.last;
     card.hidden = !last;
+    const title = last ? last.title : "";
+    if (announced !== undefined && title && title !== announced) document.getElementById("announce").textContent = title;
+    announced = title;
     if (!last) return;
     document.getElementById("last-title").textContent = last.title;
     const body = document.getElementById("last-body");
