@@ -148,7 +148,8 @@ def test_whole_hand_panel_scan_fix_confirm_scoreboard(server, browser):
     expect(keeper.locator("#p-dora")).to_have_value("81m")
     dora_row = keeper.locator(".tile-row[data-for='p-dora'] [data-index]")
     expect(dora_row).to_have_count(2)  # pictures from /tiles/, or text tiles on a device without art or font
-    loaded = dora_row.first.evaluate("t => t.tagName === 'IMG' ? t.complete && t.naturalWidth > 0 : t.textContent")
+    loaded = dora_row.first.evaluate("b => { const t = b.firstElementChild; return t.tagName === 'IMG'"
+                                     " ? t.complete && t.naturalWidth > 0 : t.textContent; }")
     assert loaded is True or loaded == "8m", loaded
     keeper.click("#rescore")
     expect(keeper.locator("#proposal-score")).to_contain_text("haneman")
@@ -1032,3 +1033,53 @@ def test_the_scoreboard_and_the_panel_page_say_what_they_show_to_a_screen_reader
     expect(keeper.get_by_role("img", name="riichi LED (Bob): off")).to_have_count(1)
     board.close()
     keeper.close()
+
+
+def test_the_tile_picker_says_where_it_writes_and_works_from_the_keyboard(server, browser):
+    """Fixed (an acceptance run): the picker wrote into the field last focused, and tabbing from Concealed to it went
+    through Ura indicators, so a keyboard's pick landed in Ura unseen; the tiles drawn under a field were pictures
+    that only a mouse could choose for replacing. Now the page says where the picker writes, "Pick into:" chooses
+    it next to the picker, and each drawn tile is a named button that Enter or Space chooses."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Ann", "Bob", "Cid", "Dee"])
+    page.click("#type-hand")
+    expect(page.locator("#proposal")).to_be_visible()
+    page.fill("#p-concealed", "123m")
+    page.focus("#p-ura")  # where tabbing on from Concealed used to leave the picker's field
+    expect(page.locator("#picking-into")).to_have_text("Picking into: Ura indicators")
+    expect(page.locator("#p-ura")).to_have_class(re.compile(r"\bpicking\b"))
+    expect(page.get_by_role("button", name="Ura indicators")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Tab")  # Ura's own (empty) row has no stop: on to "Pick into:", beside the picker
+    expect(page.get_by_role("button", name="Concealed", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#picking-into")).to_have_text("Picking into: Concealed")
+    expect(page.locator("#p-concealed")).to_have_class(re.compile(r"\bpicking\b"))
+    for _ in range(10):  # on to the picker: no field on the way takes the picker over
+        page.keyboard.press("Tab")
+        if page.evaluate("() => !!document.activeElement.closest('#picker')"):
+            break
+    expect(page.locator("#picking-into")).to_have_text("Picking into: Concealed")
+    page.focus("#picker [data-tile='4p']")
+    page.keyboard.press("Enter")
+    expect(page.locator("#p-concealed")).to_have_value("123m4p")
+    expect(page.locator("#p-ura")).to_have_value("")
+    # a misread tile replaced from the keyboard: Tab reaches the row once, the arrows move along it
+    tiles = page.locator(".tile-row[data-for='p-concealed'] button")
+    expect(tiles).to_have_count(4)
+    expect(tiles.nth(1)).to_have_accessible_name("2m, tile 2 of 4 in Concealed")
+    page.focus("#p-concealed")
+    page.keyboard.press("Tab")
+    expect(tiles.first).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(tiles.nth(1)).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.locator("#picking-into")).to_have_text(re.compile("^Replacing 2m, tile 2 in Concealed"))
+    expect(tiles.nth(1)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#picker [data-tile='2m']")).to_be_focused()  # straight to the picker
+    page.focus("#picker [data-tile='5s']")
+    page.keyboard.press("Enter")
+    expect(page.locator("#p-concealed")).to_have_value("1m5s3m4p")
+    expect(page.locator("#picking-into")).to_have_text("Picking into: Concealed")
+    page.click("#discard")
+    page.close()

@@ -5,6 +5,7 @@
   let panelSaid = "";
   let activeField = "p-concealed";
   let selected = null; // {field, index} of a tile picked in a row, to be replaced from the picker
+  const FIELD_NAMES = { "p-concealed": "Concealed", "p-win": "Winning tile", "p-dora": "Dora indicators", "p-ura": "Ura indicators" };
 
   const $ = (id) => document.getElementById(id);
   const seatOf = (id) => Number($(id).value);
@@ -173,21 +174,37 @@
     $("confirm").disabled = !!p.error || !p.score;
   }
 
+  // Each tile drawn under its field is a button, chosen (to be replaced from the picker) with a tap, Enter or Space;
+  // a row is one Tab stop, the arrow keys, Home and End moving along it.
   function drawRows() {
     for (const row of document.querySelectorAll(".tile-row[data-for]")) {
       const input = $(row.dataset.for);
-      const tiles = J.parseTiles(input.value);
-      row.replaceChildren();
-      (tiles || []).forEach((code, i) => {
-        const img = J.tileImg(code);
-        img.dataset.index = String(i);
-        if (selected && selected.field === input.id && selected.index === i) img.classList.add("selected");
-        row.append(img);
-      });
+      const tiles = J.parseTiles(input.value) || [];
+      const chosen = selected && selected.field === input.id ? selected.index : -1;
+      row.replaceChildren(...tiles.map((code, i) => {
+        const b = J.el("button", { type: "button", class: i === chosen ? "selected" : "", "data-index": String(i),
+          "data-code": code, "aria-pressed": String(i === chosen), tabindex: i === Math.max(chosen, 0) ? "0" : "-1",
+          "aria-label": `${code}, tile ${i + 1} of ${tiles.length} in ${FIELD_NAMES[input.id]}` });
+        b.append(J.tileImg(code));
+        return b;
+      }));
     }
+    drawTarget();
   }
 
-  // One listener per row (a picture that fails to load is swapped for a text tile, which keeps data-index).
+  // Which field the picker writes into, said above it and shown on the field and its "Pick into:" button.
+  function drawTarget() {
+    const into = selected ? selected.field : activeField;
+    for (const b of document.querySelectorAll("[data-target]")) b.setAttribute("aria-pressed", String(b.dataset.target === into));
+    for (const input of document.querySelectorAll(".tile-input")) input.classList.toggle("picking", input.id === into);
+    const code = selected && (J.parseTiles($(into).value) || [])[selected.index];
+    const text = selected
+      ? `Replacing ${code}, tile ${selected.index + 1} in ${FIELD_NAMES[into]}: pick the right tile, or ⌫ remove`
+      : `Picking into: ${FIELD_NAMES[into]}`;
+    if ($("picking-into").textContent !== text) $("picking-into").textContent = text;  // said once (aria-live)
+  }
+
+  // One listener per row (a picture that fails to load is swapped for a text tile inside the same button).
   function wireRows() {
     for (const row of document.querySelectorAll(".tile-row[data-for]")) {
       row.addEventListener("click", (ev) => {
@@ -197,7 +214,22 @@
         selected = selected && selected.field === field && selected.index === i ? null : { field, index: i };
         activeField = field;
         drawRows();
+        // Chosen from the keyboard: on to the picker (at the tile being replaced), past the fields between
+        if (ev.detail === 0) (selected ? $("picker").querySelector(`[data-tile="${tile.dataset.code}"]`) : row.querySelector(`[data-index="${i}"]`)).focus();
       });
+      row.addEventListener("keydown", (ev) => {
+        const tiles = [...row.querySelectorAll("[data-index]")];
+        const at = tiles.indexOf(document.activeElement);
+        const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tiles.length - 1 }[ev.key];
+        if (at < 0 || to === undefined || !tiles[to]) return;
+        ev.preventDefault();
+        tiles[at].tabIndex = -1;
+        tiles[to].tabIndex = 0;
+        tiles[to].focus();
+      });
+    }
+    for (const b of document.querySelectorAll("[data-target]")) {
+      b.addEventListener("click", () => { activeField = b.dataset.target; selected = null; drawRows(); });
     }
   }
 
@@ -358,6 +390,7 @@
     .observe(document.querySelector(".keeper-nav"));
   buildPicker();
   wireRows();
+  drawTarget();
   wire();
   refresh();
   // Follow changes made elsewhere (the panel, another keeper) without a reload, as the scoreboard does; the keeper
