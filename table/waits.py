@@ -128,12 +128,9 @@ def _check(hand13: Sequence[Tile], melds: Sequence[Meld], rules: HandRules | Non
         raise InputError("; ".join(dict.fromkeys(faults)))
 
 
-def waits(hand13: Sequence[Tile], melds: Sequence[Meld] = (), rules: HandRules | None = None) -> list[Wait]:
-    """The tiles that complete the hand, with their shapes, in kind order.
-
-    Kinds the hand already holds four of (concealed and melds together) are left out: that tile
-    cannot come. With `rules`, red fives the set does not hold are bad input too.
-    """
+def _counts(hand13: Sequence[Tile], melds: Sequence[Meld], rules: HandRules | None) -> tuple[list[int], list[int]]:
+    """The checked hand's tiles per kind, and those held in hand and melds together (a kind held four times cannot
+    come)."""
     _check(hand13, melds, rules)
     counts = [0] * 34
     for t in hand13:
@@ -142,6 +139,16 @@ def waits(hand13: Sequence[Tile], melds: Sequence[Meld] = (), rules: HandRules |
     for m in melds:
         for t in m.tiles:
             held[t.kind] += 1
+    return counts, held
+
+
+def waits(hand13: Sequence[Tile], melds: Sequence[Meld] = (), rules: HandRules | None = None) -> list[Wait]:
+    """The tiles that complete the hand, with their shapes, in kind order.
+
+    Kinds the hand already holds four of (concealed and melds together) are left out: that tile
+    cannot come. With `rules`, red fives the set does not hold are bad input too.
+    """
+    counts, held = _counts(hand13, melds, rules)
     closed = not melds
     result: list[Wait] = []
     for k in range(34):
@@ -170,14 +177,7 @@ def system_waits(hand13: Sequence[Tile], melds: Sequence[Meld], system: str,
     splits into sets and a pair, seven pairs (a four counting as two pairs) and, for MCR, the knitted hand the
     calculator found.
     """
-    _check(hand13, melds, rules)
-    counts = [0] * 34
-    for t in hand13:
-        counts[t.kind] += 1
-    held = counts[:]
-    for m in melds:
-        for t in m.tiles:
-            held[t.kind] += 1
+    counts, held = _counts(hand13, melds, rules)
     result: list[Wait] = []
     for k in range(34):
         if held[k] >= 4:

@@ -256,6 +256,14 @@ const J = (() => {
     document.addEventListener("visibilitychange", watchdog);
   }
 
+  // The keeper pages' sticky nav: its height, for the page's scroll padding, so that a control focused by Shift+Tab
+  // never lands under it (38 to 137 px, with the width and the status line).
+  const nav = document.querySelector(".keeper-nav");
+  if (nav) {
+    new ResizeObserver(([e]) => document.documentElement.style.setProperty("--nav-h", `${e.target.offsetHeight}px`))
+      .observe(nav);
+  }
+
   return { api, say, follow, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
            isolate, columns, num, WINDS };
 })();

@@ -126,8 +126,5 @@
     return button;
   }
 
-  // The sticky nav's height, for the page's scroll padding: a control focused by Shift+Tab never lands under it.
-  new ResizeObserver(([e]) => document.documentElement.style.setProperty("--nav-h", `${e.target.offsetHeight}px`))
-    .observe(document.querySelector(".keeper-nav"));
   load();
 })();

@@ -385,9 +385,6 @@
     try { draw(await J.api("GET", "/api/keeper/state")); } catch (e) { J.say(e.message, false); }
   }
 
-  // The sticky nav's height, for the page's scroll padding: a control focused by Shift+Tab never lands under it.
-  new ResizeObserver(([e]) => document.documentElement.style.setProperty("--nav-h", `${e.target.offsetHeight}px`))
-    .observe(document.querySelector(".keeper-nav"));
   buildPicker();
   wireRows();
   drawTarget();

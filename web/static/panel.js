@@ -41,9 +41,6 @@
     });
   }
   J.api("GET", "/api/keeper/state").then((s) => J.fillSeatSelects(s)).catch(() => {});
-  // The sticky nav's height, for the page's scroll padding: a control focused by Shift+Tab never lands under it.
-  new ResizeObserver(([e]) => document.documentElement.style.setProperty("--nav-h", `${e.target.offsetHeight}px`))
-    .observe(document.querySelector(".keeper-nav"));
   timer = setInterval(refresh, 500);
   refresh();
 })();
