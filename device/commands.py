@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import logging
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -180,19 +182,28 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-PER_ADDRESS = 20  # connections one address may hold: a browser opens at most 6 to a host, a few tabs a few more
+PER_ADDRESS = 32  # connections one address may hold: a browser opens at most 6 to a host, a few tabs a few more
 
 
-def limit_per_address(server, most: int = PER_ADDRESS) -> None:
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def limit_per_address(server, most: int = PER_ADDRESS, exempt: Callable[[str], bool] = _loopback) -> None:
     """One device may hold at most `most` of the server's connections. A slowloris (hundreds of requests each fed a
     header line now and then, which no idle timeout closes) from one guest's laptop would otherwise take them all
-    and lock the room out; waitress has no such limit, so the factory of its connections counts them."""
+    and lock the room out; waitress has no such limit, so the factory of its connections counts them. The Pi's own
+    address (a proxy in front of it, a kiosk browser on it) is not held to it."""
     make = server.channel_class
     said: dict[str, float] = {}  # when each address was last named in the log: once a minute, not per attempt
 
     def channel(srv, conn, addr, adj, map=None):  # noqa: A002 (waitress's own parameter name)
         host = addr[0] if isinstance(addr, tuple) else addr
-        held = sum(1 for ch in list((map or {}).values()) if isinstance(ch, make) and ch.addr[0] == host)
+        held = 0 if exempt(host) else sum(
+            1 for ch in list((map or {}).values()) if isinstance(ch, make) and ch.addr[0] == host)
         if held >= most:
             if time.monotonic() - said.get(host, -60.0) >= 60:
                 said[host] = time.monotonic()

@@ -257,7 +257,7 @@ def test_one_address_cannot_hold_every_connection():
         return [b"ok"]
 
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    limit_per_address(server, most=3)
+    limit_per_address(server, most=3, exempt=lambda host: host == "127.0.0.2")  # .1 stands for a guest's laptop
     threading.Thread(target=server.run, daemon=True).start()
     port = server.effective_port
     held = [socket.create_connection(("127.0.0.1", port)) for _ in range(5)]
