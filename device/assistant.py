@@ -134,14 +134,9 @@ class Assistant:
             log.warning("no longer watching the game file for other writers: %s", exc)
 
     def hand_key(self) -> list[int] | None:
-        """[game id, hand results recorded], and a 1 after them once the game is over: what a proposal or a half-done
-        panel action belongs to. An end changes no results, yet leaves no hand to record: so it changes the key
-        (while a game is in play the key is as it was, so a proposal kept from before still matches)."""
+        """The current game's `_hand_key`: what a proposal or a half-done panel action belongs to."""
         gid = self.game_id()
-        if gid is None:
-            return None
-        state = self.store.state(gid)
-        return [gid, state.results, 1] if state.over else [gid, state.results]
+        return None if gid is None else _hand_key(gid, self.store.state(gid))
 
     def _drop_stale_proposal(self) -> bool:
         """A proposal read for a hand that has ended by another route would be recorded again for the next one.
@@ -321,18 +316,31 @@ class Assistant:
             self._seen.value = None
 
     def _check_seen(self) -> None:
-        """The `expecting` check; the caller holds the lock, so two writes cannot both pass it."""
+        """The `expecting` check of a correction, which writes nothing; the caller holds the lock."""
         seen = getattr(self._seen, "value", None)
         if seen is not None and seen != self.game_version():
-            raise Conflict("the game changed since this page showed it (a hand, an undo or a riichi was recorded "
-                           "elsewhere): nothing was recorded; look at the score again and retry if still needed")
+            raise Conflict(CHANGED)
 
-    def _append(self, event_json: dict[str, Any], what: str):
+    def _expect(self, gid: int, also=None):
+        """The `expecting` check (and `also`'s) as the store's `expect`: made inside the write's own transaction, so
+        neither another phone nor another process (`jantaku game`) can write between the check and the event."""
+        seen = getattr(self._seen, "value", None)
+        if seen is not None and seen[0] != gid:
+            raise Conflict(CHANGED)
+
+        def expect(last_row: int, state) -> None:
+            if seen is not None and seen[1] != last_row:
+                raise Conflict(CHANGED)
+            if also is not None:
+                also(last_row, state)
+
+        return expect
+
+    def _append(self, event_json: dict[str, Any], what: str, also=None):
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
-            self._check_seen()
-            state = gp.append(store, gid, event_json)
+            state = gp.append(store, gid, event_json, self._expect(gid, also))
             self.furiten = None if event_json.get("type") not in ("riichi",) else self.furiten
             log.info("%s", what)
             self._drop_stale_proposal()
@@ -463,8 +471,7 @@ class Assistant:
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
-            self._check_seen()
-            gp.undo(store, gid)
+            gp.undo(store, gid, self._expect(gid))
             self.furiten = None
             log.info("undo")
             self._drop_stale_proposal()
@@ -474,8 +481,7 @@ class Assistant:
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
-            self._check_seen()
-            gp.redo(store, gid)
+            gp.redo(store, gid, self._expect(gid))
             log.info("redo")
             self._drop_stale_proposal()
         self._bump()
@@ -638,15 +644,17 @@ class Assistant:
         Its hand is checked against the game file first, not left to the watcher's look each second: a hand that
         `jantaku game` (another process) recorded or undid meanwhile drops the proposal, which would otherwise be
         recorded into a hand nobody played."""
-        with self._lock:
-            dropped = self._drop_stale_proposal()
-            if not dropped:
-                self._record_proposal()
-        self._bump()
-        if dropped:
-            raise InputError("the hand it was read for has ended (recorded, undone or the game ended elsewhere): the "
-                             "proposal was dropped and nothing was recorded; scan again if this hand is still to "
-                             "be recorded")
+        try:
+            with self._lock:
+                try:
+                    if self._drop_stale_proposal():
+                        raise Conflict(ENDED)
+                    self._record_proposal()
+                except Conflict:  # also when the hand ended between that look and the write: dropped now
+                    self._drop_stale_proposal()
+                    raise
+        finally:
+            self._bump()
 
     def _record_proposal(self) -> None:
         """confirm_proposal's work; the caller holds the lock."""
@@ -659,11 +667,16 @@ class Assistant:
             raise InputError(f"cannot record this hand: {p.error or 'it does not score'}")
         text = gp.hand_text(p.concealed, p.win, p.melds)
         win = gp.win_from_score(p.winner, p.score, text)
+
+        def same_hand(last_row: int, state) -> None:  # checked where no other process can write meanwhile
+            if p.hand is not None and _hand_key(p.hand[0], state) != p.hand:
+                raise Conflict(ENDED)
+
         if p.tsumo:
-            state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)")
+            state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)", same_hand)
         else:
             state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
-                                 f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)")
+                                 f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)", same_hand)
         if p.scan_id and state.last_hand is not None:
             meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,
                     "image": p.image, "tiles": p.tiles, "photo": p.photo}
@@ -836,6 +849,18 @@ def _whole(value: Any, what: str) -> int:
         return int(value)
     except (TypeError, ValueError, OverflowError):
         raise InputError(f"{what} must be a whole number, not {str(value)[:40]!r}") from None
+
+
+CHANGED = ("the game changed since this page showed it (a hand, an undo or a riichi was recorded elsewhere): nothing "
+           "was recorded; look at the score again and retry if still needed")
+ENDED = ("the hand it was read for has ended (recorded, undone or the game ended elsewhere): the proposal was "
+         "dropped and nothing was recorded; scan again if this hand is still to be recorded")
+
+
+def _hand_key(game_id: int, state) -> list[int]:
+    """`Assistant.hand_key` of a game's state: [id, results], and a 1 once the game is over (an end records no
+    result, yet leaves no hand to record)."""
+    return [game_id, state.results, 1] if state.over else [game_id, state.results]
 
 
 def _game_number(game_id: Any) -> int:

@@ -84,18 +84,18 @@ def preset_of(store, game_id: int) -> str:
     return store.state(game_id).preset
 
 
-def append(store, game_id: int, event_json: dict[str, Any]):
+def append(store, game_id: int, event_json: dict[str, Any], expect=None):
     from table.events import event_from_json
 
-    return store.append(game_id, event_from_json(event_json))
+    return store.append(game_id, event_from_json(event_json), expect=expect)
 
 
-def undo(store, game_id: int):
-    return store.undo(game_id)
+def undo(store, game_id: int, expect=None):
+    return store.undo(game_id, expect=expect)
 
 
-def redo(store, game_id: int):
-    return store.redo(game_id)
+def redo(store, game_id: int, expect=None):
+    return store.redo(game_id, expect=expect)
 
 
 # ---- events as JSON (the documented schema of table.events) ----------------------------------------------

@@ -19,6 +19,7 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -68,6 +69,8 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """`resumed`: an older game made the current one again (a new game started by mistake, a game continued another
 night); in effect while `newest` is still the newest game. A file without it (older, or read-only) has none."""
 
+
+Expect = Callable[[int, GameState], None]  # GameStore.append's check of the game as its caller saw it
 
 SCHEMA_VERSION = 1  # PRAGMA user_version: a file written by a later format is refused, not called damaged
 COLUMNS = {"games": {"id", "created_at", "preset", "players"},
@@ -298,14 +301,18 @@ class GameStore:
             return game_id
 
     @_guarded
-    def append(self, game_id: int, event: Event) -> GameState:
-        """Validate `event` against the game and store it; returns the new state once it is on disk."""
+    def append(self, game_id: int, event: Event, *, expect: Expect | None = None) -> GameState:
+        """Validate `event` against the game and store it; returns the new state once it is on disk. `expect` is
+        called with the game's last row and state inside the write's own transaction, where no other process can
+        write: it raises (Conflict) when the game is no longer as the caller saw it."""
         if isinstance(event, GameStarted):
             raise InputError("a game_started event starts a new game: use new_game")
         with self._lock:
             self._begin()
             try:
                 cached = self._load(game_id)
+                if expect is not None:
+                    expect(cached.last_seq, cached.state)
                 if isinstance(event, (Undo, Redo)):
                     log = cached.log + [event]
                     state = fold(log)
@@ -333,13 +340,13 @@ class GameStore:
             newest = self._db.execute("SELECT MAX(id) FROM games").fetchone()[0]
             self._db.execute("INSERT INTO resumed (game_id, newest, at) VALUES (?, ?, ?)", (game_id, newest, _now()))
 
-    def undo(self, game_id: int) -> GameState:
+    def undo(self, game_id: int, *, expect: Expect | None = None) -> GameState:
         """Take back the latest event in effect (stored as an Undo row; nothing is erased)."""
-        return self.append(game_id, Undo())
+        return self.append(game_id, Undo(), expect=expect)
 
-    def redo(self, game_id: int) -> GameState:
+    def redo(self, game_id: int, *, expect: Expect | None = None) -> GameState:
         """Put back what the latest undo took back."""
-        return self.append(game_id, Redo())
+        return self.append(game_id, Redo(), expect=expect)
 
     # -- reading ----------------------------------------------------------------------------------
 

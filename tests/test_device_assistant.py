@@ -527,3 +527,40 @@ def test_the_furiten_check_says_a_zung_jung_game_has_no_furiten(assistant):
     assistant.store.new_game(["Ann", "Bob", "Cid", "Dee"], "zungjung")  # kept with `jantaku game`
     with pytest.raises(InputError, match="this game is Zung Jung, which has no furiten"):
         assistant.check_furiten(1, "123m456p789s1122z", [], "1z")
+
+
+@pytest.fixture
+def another_process_writes_first(assistant, monkeypatch):
+    """The device's next write finds a draw that `jantaku game` (its own connection) committed just before it,
+    after every look the device took: only a check inside the write's own transaction can see it."""
+    from table.events import ExhaustiveDraw
+    from table.store import GameStore
+
+    other = GameStore(assistant.data / "games.sqlite3")
+    append = assistant.store.append
+
+    def append_after_the_other(game_id, event, *, expect=None):
+        other.append(game_id, ExhaustiveDraw(()))
+        return append(game_id, event, expect=expect)
+
+    monkeypatch.setattr(assistant.store, "append", append_after_the_other)
+    yield
+    other.close()
+
+
+def test_a_page_write_is_checked_inside_its_transaction(assistant, another_process_writes_first):
+    from table.errors import Conflict
+
+    with assistant.expecting(assistant.game_version()), pytest.raises(Conflict, match="the game changed"):
+        assistant.record_draw([])
+    assert assistant.state().results == 1  # the other process's draw only
+
+
+def test_a_confirm_is_checked_inside_its_transaction(assistant, another_process_writes_first):
+    from table.errors import Conflict
+
+    assistant.propose(concealed="123m456p789s1122z", win="2z", winner=1, tsumo=True)
+    with pytest.raises(Conflict, match="the hand it was read for has ended"):
+        assistant.confirm_proposal()
+    assert assistant.state().results == 1 and assistant.state().last_hand.kind == "draw"
+    assert assistant.proposal is None  # dropped at once, not at the watcher's next look
