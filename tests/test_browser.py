@@ -51,6 +51,8 @@ def keeper_with_a_new_game(browser, url: str, names: list[str], **page_options):
     for seat, name in enumerate(names):
         page.fill(f"input.player[data-seat='{seat}']", name)
     page.click("#new-game")
+    expect(page.locator("#status")).to_have_text("new game started")
+    expect(page.locator("body")).not_to_have_class(re.compile(r"\bbusy\b"))  # a tap while busy is dropped
     expect(page.locator("#game-title")).to_contain_text("East 1")
     return page
 
