@@ -321,9 +321,10 @@ class Assistant:
         if seen is not None and seen != self.game_version():
             raise Conflict(CHANGED)
 
-    def _expect(self, gid: int, also=None):
-        """The `expecting` check (and `also`'s) as the store's `expect`: made inside the write's own transaction, so
-        neither another phone nor another process (`jantaku game`) can write between the check and the event."""
+    def _expect(self, gid: int, hand: list[int] | None = None):
+        """The `expecting` check, and with `hand` that the hand in play is still that one (a confirm's proposal), as
+        the store's `expect`: made inside the write's own transaction, so neither another phone nor another process
+        (`jantaku game`) can write between the check and the event."""
         seen = getattr(self._seen, "value", None)
         if seen is not None and seen[0] != gid:
             raise Conflict(CHANGED)
@@ -331,16 +332,16 @@ class Assistant:
         def expect(last_row: int, state) -> None:
             if seen is not None and seen[1] != last_row:
                 raise Conflict(CHANGED)
-            if also is not None:
-                also(last_row, state)
+            if hand is not None and _hand_key(gid, state) != hand:
+                raise Conflict(ENDED)
 
         return expect
 
-    def _append(self, event_json: dict[str, Any], what: str, also=None):
+    def _append(self, event_json: dict[str, Any], what: str, hand: list[int] | None = None):
         store = self._require_store()
         with self._lock:
             gid = self._require_game()
-            state = gp.append(store, gid, event_json, self._expect(gid, also))
+            state = gp.append(store, gid, event_json, self._expect(gid, hand))
             self.furiten = None if event_json.get("type") not in ("riichi",) else self.furiten
             log.info("%s", what)
             self._drop_stale_proposal()
@@ -667,16 +668,11 @@ class Assistant:
             raise InputError(f"cannot record this hand: {p.error or 'it does not score'}")
         text = gp.hand_text(p.concealed, p.win, p.melds)
         win = gp.win_from_score(p.winner, p.score, text)
-
-        def same_hand(last_row: int, state) -> None:  # checked where no other process can write meanwhile
-            if p.hand is not None and _hand_key(p.hand[0], state) != p.hand:
-                raise Conflict(ENDED)
-
         if p.tsumo:
-            state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)", same_hand)
+            state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)", p.hand)
         else:
             state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
-                                 f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)", same_hand)
+                                 f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)", p.hand)
         if p.scan_id and state.last_hand is not None:
             meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,
                     "image": p.image, "tiles": p.tiles, "photo": p.photo}
