@@ -593,7 +593,7 @@ class Assistant:
         self._bump()
         return self.proposal
 
-    def propose(self, **changes: Any) -> Proposal:
+    def propose(self, /, **changes: Any) -> Proposal:  # `/`: a field called "self" is an unknown field, not a 500
         """Correct the pending proposal (misread tiles, winner, flags) or type one from scratch; it is re-scored."""
         allowed = {"concealed", "win", "melds", "dora_indicators", "ura_indicators", "winner", "discarder", "tsumo",
                    "riichi_discard", "flags"}

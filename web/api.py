@@ -203,8 +203,6 @@ def scan():
 @game_write
 def correct():
     data = {key: value for key, value in body().items() if key != "seen"}  # game_write's
-    if "self" in data:  # propose(**data) would bind it to its own first parameter: a TypeError, a 500
-        raise InputError("unknown proposal field(s): self")
     proposal = assistant().propose(**data)
     return done(proposal=proposal.to_json())
 
