@@ -743,9 +743,9 @@ class Assistant:
             scan_id, cap = self.capture()
             reading = self._read(scan_id, cap)
         read: dict[str, Any] = {}
-        typed_hand, typed_melds = hand, melds
-        if hand in (None, ""):
-            melds = melds or reading.melds  # none typed (a form sends []): the photo's melds count
+        hand_read, melds_read = hand in (None, ""), hand in (None, "") and not melds  # a form sends [] for none
+        if hand_read:
+            melds = melds or reading.melds
             hand, read["hand_read"] = gp.waiting_hand(reading.concealed, reading.win, melds)
             if not hand:
                 raise InputError("no hand was typed and none was read from the photo: type the waiting hand "
@@ -753,12 +753,13 @@ class Assistant:
                                  "and check again")
         if read_pond:
             discards, read["pond"] = self._seat_pond(seat, reading.ponds)
+        # The set's red fives are counted over all of it, but only what the photo gave is made plain: what was
+        # typed is the keeper's word.
         plain_hand, _, plain_pond, plain_melds, notes = gp.with_set_red_fives(
             hand, "", discards or "", list(melds or []), self._preset_name())
-        if typed_hand in (None, ""):
-            hand, melds = plain_hand, melds if typed_melds else plain_melds
-        if read_pond:
-            discards = plain_pond
+        hand = plain_hand if hand_read else hand
+        melds = plain_melds if melds_read else melds
+        discards = plain_pond if read_pond else discards
         if notes:
             read["red_fives"] = notes
         return hand, melds, discards, read
