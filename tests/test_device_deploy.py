@@ -118,28 +118,20 @@ WAIT = ("started='2025-01-01 00:00:00'\nsleeps=0\nsleep() { sleeps=$((sleeps + 1
 
 
 @needs_bash
-def test_install_script_sees_a_server_that_logs_more_after_serving():
-    """`grep -q` left journalctl writing into a closed pipe: its SIGPIPE failed the pipeline under pipefail, and a
-    server that was serving (with more log after the line, as at DEBUG) was reported as not started."""
-    fakes = ("journalctl() { echo 'jantaku: serving on port 8080'; seq 300000; }\n"
-             "systemctl() { echo active; }\n")
+@pytest.mark.parametrize(("fakes", "said"), [
+    # `grep -q` left journalctl writing into a closed pipe: its SIGPIPE failed the pipeline under pipefail, and a
+    # server that was serving (with more log after the line, as at DEBUG) was reported as not started.
+    pytest.param("journalctl() { echo 'jantaku: serving on port 8080'; seq 300000; }\nsystemctl() { echo active; }\n",
+                 "serving after 0 s\n", id="serving-with-more-log"),
+    # A bad config (exit 78) or an unusable data folder (exit 73) is not restarted: the unit is failed at once, and
+    # the script says so then, not after two minutes.
+    pytest.param("journalctl() { echo 'jantaku: config: pin must be 4 to 8 digits'; }\n"
+                 "systemctl() { [ \"$*\" = 'show -p ActiveState --value jantaku' ] && echo failed; }\n",
+                 "not after 0 s\n", id="unit-gave-up"),
+    # Exit 2 (a port still held) is restarted by the unit: the script keeps waiting for it.
+    pytest.param("journalctl() { :; }\nsystemctl() { echo activating; }\n", "not after 120 s\n",
+                 id="unit-restarting"),
+])
+def test_install_script_waits_for_the_service_as_long_as_it_may_start(fakes, said):
     ran = run_install_functions(fakes + WAIT, "serving", "wait_until_serving")
-    assert ran.stdout == "serving after 0 s\n", ran.stderr
-
-
-@needs_bash
-def test_install_script_stops_waiting_when_the_unit_gave_up():
-    """A bad config (exit 78) or an unusable data folder (exit 73) is not restarted: the unit is failed at once,
-    and the script says so then, not after two minutes."""
-    fakes = ("journalctl() { echo 'jantaku: config: pin must be 4 to 8 digits'; }\n"
-             "systemctl() { [ \"$*\" = 'show -p ActiveState --value jantaku' ] && echo failed; }\n")
-    ran = run_install_functions(fakes + WAIT, "serving", "wait_until_serving")
-    assert ran.stdout == "not after 0 s\n", ran.stderr
-
-
-@needs_bash
-def test_install_script_waits_two_minutes_while_the_unit_restarts():
-    """Exit 2 (a port still held) is restarted by the unit: the script keeps waiting for it."""
-    fakes = "journalctl() { :; }\nsystemctl() { echo activating; }\n"
-    ran = run_install_functions(fakes + WAIT, "serving", "wait_until_serving")
-    assert ran.stdout == "not after 120 s\n", ran.stderr
+    assert ran.stdout == said, ran.stderr
