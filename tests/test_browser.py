@@ -848,6 +848,9 @@ def test_the_history_chart_numbers_its_hands_as_the_table_does(server, browser):
     expect(page.locator("#chart line.mark")).to_have_count(3)
     assert page.locator("#chart text.tick.x").all_text_contents() == ["1", "2"]
     assert page.locator("#hands tbody td:first-child").all_text_contents() == ["1", "", "2"]
+    # fixed: the chart's name sat on a plain div, which screen readers skip; the picture itself says where it ends
+    expect(page.get_by_role("img", name="Points after each hand; now Ada 21,100, Bo 27,000, Cy 27,900, Di 24,000"))\
+        .to_be_visible()
     page.close()
 
 

@@ -40,7 +40,7 @@
 
   // Drawn at the box's own size in CSS pixels (and again when it changes), so that the labels keep the page's
   // type size on a phone and a TV alike instead of shrinking with a scaled viewBox.
-  function chart(box, points, hands) {
+  function chart(box, points, hands, names) {
     const W = Math.floor(box.clientWidth);
     if (!W) return;
     const font = parseFloat(getComputedStyle(box).fontSize) || 13;
@@ -54,7 +54,9 @@
     const plotW = W - left - right, plotH = H - top - bottom;
     const x = (i) => left + (n > 1 ? (i * plotW) / (n - 1) : 0);
     const y = (v) => top + ((hi - v) * plotH) / (hi - lo);
-    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img" });
+    const now = names.map((name, seat) => `${name} ${J.num(points[n - 1][seat])}`).join(", ");
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+      "aria-label": `Points after each hand; now ${now}` });
     ticks.forEach((v, k) => {
       svg.append(svgEl("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === 0 ? "zero" : "grid" }),
         svgEl("text", { x: left - 6, y: y(v), class: "tick y", "text-anchor": "end", "dominant-baseline": "middle" },
@@ -83,7 +85,7 @@
     const box = $("chart");
     let width = 0;
     new ResizeObserver(() => {
-      if (box.clientWidth !== width) { width = box.clientWidth; chart(box, points, hands); }
+      if (box.clientWidth !== width) { width = box.clientWidth; chart(box, points, hands, names); }
     }).observe(box);
     $("legend").replaceChildren(...names.map((name, seat) => {
       const s = J.el("span", {}, name); s.style.setProperty("--c", COLORS[seat]); return s;
