@@ -611,12 +611,13 @@ def _ron(state: GameState, event: Ron) -> GameState:
     for win in scoring:
         value = _price(state, win, tsumo=False)
         priced.append(win if win.payment is not None else replace(win, payment=value))
-        pay = (value.ron or 0) + (honba_points if rules.multi_ron_honba == "each" or win.seat == nearest else 0)
+        counters = honba_points if rules.multi_ron_honba == "each" or win.seat == nearest else 0
+        pay = (value.ron or 0) + counters
         liable = _liable(state, win)
         if liable is not None and liable != discarder:
             one = _liable_ron(win, win.seat == state.dealer)
             share = one // 2 if rules.pao_ron_split == "half" else one
-            share = min(share, value.ron or 0)
+            share = min(share, value.ron or 0) + (counters if rules.pao_ron_honba == "liable" else 0)
             deltas[liable] -= share
             deltas[discarder] -= pay - share
         else:

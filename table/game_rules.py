@@ -101,6 +101,9 @@ class GameRules:
     pao_ron_split: Literal["half", "full"]
     """Pao on a discard win: liable seat pays half and the discarder half, or the liable seat pays it all.
     On a self-draw the liable seat always pays the whole yakuman."""
+    pao_ron_honba: Literal["discarder", "liable"]
+    """Who pays the counters of a pao'd discard win: sources differ (Japanese mahjong wiki 2013: the discarder;
+    riichi.wiki now and "riichi in brief": the liable seat). On a self-draw the liable seat always pays them."""
     nagashi_mangan: bool
     abortive_draws: frozenset[str]
     """Which of ABORTIVE_REASONS the preset allows (empty = none)."""
@@ -193,6 +196,7 @@ TENHOU = GameRules(
     winners_keep_own_riichi=False,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=True,
     abortive_draws=ALL_ABORTIVE,
     chombo_mode="table",
@@ -240,6 +244,7 @@ MAHJONGSOUL = GameRules(
     winners_keep_own_riichi=False,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="liable",
     nagashi_mangan=True,
     abortive_draws=ALL_ABORTIVE - {"triple-ron"},
     chombo_mode="table",
@@ -257,6 +262,8 @@ MAHJONGSOUL = GameRules(
         "the West round is entered below 30000 as on Tenhou; honba in a multiple ron go to the nearest winner "
         "as on Tenhou (unverified for Mahjong Soul)",
         "no chombo online; at a real table we use reverse mangan",
+        "pao on a discard win: the liable seat pays the counters with its half, as \"riichi in brief\" (Riichi "
+        "Advanced, modelled on Mahjong Soul) and riichi.wiki say",
     ),
 )
 
@@ -289,6 +296,7 @@ WRC = GameRules(
     winners_keep_own_riichi=False,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=False,
     abortive_draws=NO_ABORTIVE,
     chombo_mode="end",
@@ -338,6 +346,7 @@ EMA = GameRules(
     winners_keep_own_riichi=False,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=False,
     abortive_draws=NO_ABORTIVE,
     chombo_mode="end",
@@ -386,6 +395,7 @@ MLEAGUE = GameRules(
     winners_keep_own_riichi=False,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=True,
     abortive_draws=NO_ABORTIVE,
     chombo_mode="end",
@@ -436,6 +446,7 @@ NARO1 = GameRules(
     winners_keep_own_riichi=False,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=True,
     abortive_draws=NO_ABORTIVE,
     chombo_mode="end",
@@ -485,6 +496,7 @@ CLUB = GameRules(
     winners_keep_own_riichi=True,
     pao=True,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=False,
     abortive_draws=frozenset({"nine-terminals", "four-winds", "four-riichi", "four-kans"}),
     chombo_mode="table",
@@ -541,6 +553,7 @@ USPML = GameRules(
     winners_keep_own_riichi=False,
     pao=False,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=False,
     abortive_draws=NO_ABORTIVE,
     chombo_mode="none",
@@ -596,6 +609,7 @@ ZUNGJUNG = GameRules(
     winners_keep_own_riichi=False,
     pao=False,
     pao_ron_split="half",
+    pao_ron_honba="discarder",
     nagashi_mangan=False,
     abortive_draws=NO_ABORTIVE,
     chombo_mode="none",

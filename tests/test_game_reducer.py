@@ -153,6 +153,16 @@ def test_pao_on_ron_splits_with_the_discarder():
     assert liable_discards.points == (25000, 25000, 57000, -7000)
 
 
+def test_who_pays_the_counters_of_a_pao_ron_follows_the_preset():
+    """Sources differ: the discarder pays them with its half (Japanese mahjong wiki, 2013; mleague here), or the
+    liable seat does ("riichi in brief", riichi.wiki now; mahjongsoul here). A yakuman ron pays 32000 either way."""
+    draw = ExhaustiveDraw(tenpai=(ANN,))  # Ann +3000, others -1000; honba 1
+    discarder_pays = game("mleague", draw, Pao(CID, DEE), ron(BOB, Win(CID, yakuman=1)))
+    assert discarder_pays.points == (28000, 24000 - 16300, 24000 + 32300, 24000 - 16000)
+    liable_pays = game("mahjongsoul", draw, Pao(CID, DEE), ron(BOB, Win(CID, yakuman=1)))
+    assert liable_pays.points == (28000, 24000 - 16000, 24000 + 32300, 24000 - 16300)
+
+
 def test_pao_does_not_apply_to_a_hand_without_yakuman():
     state = game("mleague", Pao(CID, DEE), ron(BOB, Win(CID, han=3, fu=30)))
     assert state.points == (25000, 21100, 28900, 25000)
