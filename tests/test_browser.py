@@ -1088,3 +1088,18 @@ def test_the_tile_picker_says_where_it_writes_and_works_from_the_keyboard(server
     expect(page.locator("#picking-into")).to_have_text("Picking into: Concealed")
     page.click("#discard")
     page.close()
+
+
+def test_a_yakuman_reads_as_one_on_the_scoreboard(server, browser):
+    """Fixed: the scoreboard gave a yakuman as the scorer counts it, "13 han" and "Suuankou Tanki 13"."""
+    from playwright.sync_api import expect
+
+    jantaku_game(server, "new", "--players", "Ada,Bo,Cy,Di", "--rules", "mahjongsoul")
+    jantaku_game(server, "tsumo", "Cy", "--hand", "111m999m111p999p1z", "--win", "1z")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/")
+    body = page.locator("#last-body")
+    expect(body).to_contain_text("Suuankou Tanki 2x yakuman")  # a double yakuman under this preset
+    expect(body).to_contain_text("16,000 / 32,000 by tsumo")
+    assert "13" not in body.inner_text() and "han" not in body.inner_text()
+    page.close()

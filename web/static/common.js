@@ -159,13 +159,18 @@ const J = (() => {
     const box = el("div", { class: "winner-block" });
     if (!score) return box;
     const head = [];
-    if (score.han != null) head.push(`${score.han} han`);
-    if (score.fu) head.push(`${score.fu} fu`);
-    if (score.limit) head.push(score.limit);
+    // A yakuman counts 13 "han" in the scorer's numbers; the table says yakuman, as `jantaku score` prints it
+    const times = (n) => (n > 1 ? `${n}x yakuman` : "yakuman");
+    if (score.yakuman > 0) head.push(times(score.yakuman));
+    else {
+      if (score.han != null) head.push(`${score.han} han`);
+      if (score.fu) head.push(`${score.fu} fu`);
+      if (score.limit) head.push(score.limit);
+    }
     if (score.value != null) head.push(`${score.value} ${score.unit || "points"}`);  // Zung Jung points, MCR fan
     box.append(el("div", {}, head.join(" · ")));
     const ul = el("ul", { class: "yaku" });
-    for (const y of score.yaku || []) ul.append(el("li", {}, `${y.name} ${y.han}`));
+    for (const y of score.yaku || []) ul.append(el("li", {}, `${y.name} ${score.yakuman > 0 ? times(y.han / 13) : y.han}`));
     for (const y of score.patterns || []) ul.append(el("li", {}, `${y.name} ${y.points}`));
     box.append(ul);
     const p = pay(score.payment);
