@@ -464,6 +464,14 @@ class Assistant:
             raise InputError("an adjustment needs a reason")
         self._append(gp.adjust_event(values, reason), f"adjustment {values}: {reason}")
 
+    def record_penalty(self, seat: int, points: int, reason: str) -> None:
+        """Points off a seat's final result for a foul that is no hand; also once the game is over."""
+        seat, points, reason = _seat(seat, "penalty seat"), _int(points, "penalty points", 1, 1_000_000), \
+            _reason(reason)
+        if not reason:
+            raise InputError("a penalty needs a reason")
+        self._append(gp.penalty_event(seat, points, reason), f"penalty of {points} on seat {seat}: {reason}")
+
     def end_game(self, reason: str = "time called") -> None:
         reason = _reason(reason)
         self._append(gp.end_event(reason), f"game ended early ({reason})")

@@ -138,6 +138,10 @@ def pao_event(winner: int, liable: int) -> dict[str, Any]:
     return {"type": "pao", "winner": winner, "liable": liable}
 
 
+def penalty_event(seat: int, points: int, reason: str) -> dict[str, Any]:
+    return {"type": "penalty", "seat": seat, "points": points, "reason": reason}
+
+
 def adjust_event(amounts: list[int], reason: str) -> dict[str, Any]:
     return {"type": "adjustment", "amounts": amounts, "reason": reason}
 

@@ -288,6 +288,21 @@ class Chombo(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Penalty(Event):
+    """Points taken off a seat's final result for a foul that is no hand (NARO-1 §3.4.3: 10,000 for being late
+    or for a drink on the table): nobody is paid, and the deal, the counters and the score in play stay as they are.
+    """
+
+    type: ClassVar[str] = "penalty"
+    seat: int
+    points: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "points": self.points, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
 class Pao(Event):
     """`liable` fed the call that made `winner`'s yakuman certain (sekinin barai); applies this hand."""
 
@@ -347,8 +362,8 @@ class Redo(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (GameStarted, RiichiDeclared, Ron, Tsumo, ExhaustiveDraw, AbortiveDraw, Chombo, Pao, Adjustment,
-                GameEnded, Undo, Redo)
+    for cls in (GameStarted, RiichiDeclared, Ron, Tsumo, ExhaustiveDraw, AbortiveDraw, Chombo, Penalty, Pao,
+                Adjustment, GameEnded, Undo, Redo)
 }
 
 _FIELDS: dict[str, set[str]] = {kind: {f.name for f in fields(cls)} for kind, cls in EVENT_TYPES.items()}
@@ -397,6 +412,10 @@ def event_from_json(data: Any) -> Event:
         return AbortiveDraw(_text(need("reason"), "abortive draw reason"))
     if kind == "chombo":
         return Chombo(_seat(need("seat"), "chombo seat"))
+    if kind == "penalty":
+        return Penalty(_seat(need("seat"), "penalty seat"), _int(need("points"), "penalty points", minimum=1,
+                                                                   maximum=MAX_POINTS),
+                       _text(need("reason"), "penalty reason"))
     if kind == "pao":
         return Pao(_seat(need("winner"), "pao winner"), _seat(need("liable"), "liable seat"))
     if kind == "adjustment":

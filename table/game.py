@@ -37,6 +37,7 @@ from table.events import (
     GameStarted,
     HandValue,
     Pao,
+    Penalty,
     Redo,
     RiichiDeclared,
     Ron,
@@ -226,6 +227,8 @@ class GameState:
     events: int
     adjustment: tuple[tuple[int, int, int, int], str] | None = None
     """The latest adjustment's amounts and reason, until the next hand ends: what the table sees last."""
+    fouls: tuple[tuple[int, int, str], ...] = ()
+    """Each penalty recorded as one (a chombo is a hand of its own): the seat, the points it costs, the reason."""
 
     @property
     def hand_number(self) -> int:
@@ -283,6 +286,7 @@ class GameState:
             "riichi": list(self.riichi),
             "pao": [{"winner": w, "liable": liable} for w, liable in self.pao],
             "penalties": list(self.penalties),
+            "fouls": [{"seat": seat, "points": points, "reason": reason} for seat, points, reason in self.fouls],
             "hands_played": self.hands_played,
             "results": self.results,
             "last_hand": None if self.last_hand is None else self.last_hand.to_json(),
@@ -368,7 +372,7 @@ class HandRow:
     an adjustment, or the game's end. `changes` is each seat's change since the row before, a hand's riichi
     deposits included, so that they add up from the starting points to `state.points`."""
 
-    kind: str  # "hand", "adjustment" or "end"
+    kind: str  # "hand", "adjustment", "penalty" or "end"
     state: GameState  # after the row
     changes: tuple[int, ...]
 
@@ -385,20 +389,27 @@ class HandRow:
         return self.hand.honba if self.hand else self.state.honba
 
     def result(self, players: Sequence[str]) -> str:
-        """The row in words: "ron, Bob from Cid", "adjustment", "game over (...)"."""
+        """The row in words: "ron, Bob from Cid", "adjustment", "penalty, Bob -10000 at the end: late", "game over
+        (...)"."""
         if self.hand:
             return self.hand.summary(players).split(": ", 1)[1]
+        if self.kind == "penalty":
+            seat, points, reason = self.state.fouls[-1]
+            return f"penalty, {players[seat]} -{points} at the end: {reason}"
         return f"game over ({self.state.over_reason})" if self.kind == "end" else "adjustment"
 
 
 def hand_rows(states: Sequence[GameState]) -> list[HandRow]:
-    """The rows of a game's record from `history`: a riichi deposit or a pao declaration is no row of its own."""
+    """The rows of a game's record from `history`: a riichi deposit or a pao declaration is no row of its own; a
+    penalty is, changing no score until the end."""
     rows = []
     base = states[0].points  # the score after the latest row
     for previous, state in itertools.pairwise(states):
         hand = state.last_hand
         if hand is not previous.last_hand and hand is not None:
             kind, since = "hand", base
+        elif state.fouls != previous.fouls:
+            kind, since = "penalty", base
         elif state.over and not previous.over:
             kind, since = "end", base
         elif state.points != previous.points and state.riichi == previous.riichi:
@@ -453,7 +464,7 @@ def apply(state: GameState, event: Event) -> GameState:
         raise InputError(f"{event.type} is a log operation: fold the log instead of applying it")
     if isinstance(event, GameStarted):
         raise InputError("the game has already started")
-    if state.over:
+    if state.over and not isinstance(event, Penalty):  # a referee may deduct one as the game ends
         raise InputError(f"the game is over ({state.over_reason}): undo first to change it")
     handler = _HANDLERS.get(type(event))
     if handler is None:
@@ -518,6 +529,20 @@ def _adjustment(state: GameState, event: Adjustment) -> GameState:
         raise InputError("an adjustment needs a reason")
     points = tuple(p + a for p, a in zip(state.points, event.amounts, strict=True))
     return _evolve(state, points=points, adjustment=(tuple(event.amounts), event.reason.strip()))  # type: ignore[arg-type]
+
+
+def _penalty(state: GameState, event: Penalty) -> GameState:
+    """Kept apart from the points in play, as a chombo settled at the end is; a game already over is settled
+    again with it."""
+    if not 0 < event.points <= MAX_POINTS:
+        raise InputError(f"a penalty takes 1 to {MAX_POINTS:,} points, not {event.points:,}")
+    if not event.reason.strip():
+        raise InputError("a penalty needs a reason")
+    penalties = list(state.penalties)
+    penalties[event.seat] -= event.points
+    new = _evolve(state, penalties=tuple(penalties), fouls=(*state.fouls, (event.seat, event.points,
+                                                                           event.reason.strip())))
+    return _finish(new, new.over_reason or "") if state.over else new
 
 
 def _game_ended(state: GameState, event: GameEnded) -> GameState:
@@ -717,6 +742,10 @@ def check_new(state: GameState, event: Event) -> None:
     through: a check added after games were kept must not lock one out. A Zung Jung value no hand makes
     (3 points) was taken before. A reason with a control character or longer than a line was taken too, as was a
     win given both a yakuman count and han or fu (the yakuman was paid), and a riichi adjustment not in 100s."""
+    if isinstance(event, Penalty):
+        check_reason(event.reason, "penalty reason")
+        if state.rules.system == "riichi" and event.points % 100:
+            raise InputError(f"riichi points are taken in 100s (the smallest stick): not {event.points:,}")
     if isinstance(event, Adjustment):
         check_reason(event.reason, "adjustment reason")
         odd = [a for a in event.amounts if a % 100]
@@ -1053,5 +1082,6 @@ _HANDLERS: dict[type, Any] = {
     Chombo: _chombo,
     Pao: _pao,
     Adjustment: _adjustment,
+    Penalty: _penalty,
     GameEnded: _game_ended,
 }

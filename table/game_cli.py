@@ -196,6 +196,14 @@ def register(commands, bench) -> None:
     p.add_argument("seat")
     p.set_defaults(func=_cmd_chombo)
 
+    p = sub.add_parser("penalty", parents=[common],
+                       help="take POINTS off SEAT's final result for a foul that is no hand (late, a drink on the "
+                            "table); nobody is paid; also once the game is over")
+    p.add_argument("seat")
+    p.add_argument("points", help="the points taken off, e.g. 10000 (-10000 means the same)")
+    p.add_argument("--reason", action=_Once, required=True)
+    p.set_defaults(func=_cmd_penalty)
+
     p = sub.add_parser("pao", parents=[common], help="LIABLE is liable for WINNER's yakuman this hand")
     p.add_argument("winner")
     p.add_argument("liable")
@@ -653,6 +661,19 @@ def _cmd_chombo(args) -> int:
     from table.events import Chombo
 
     return _record(args, lambda s: Chombo(resolve_seat(s, args.seat)))
+
+
+def _cmd_penalty(args) -> int:
+    from table.events import Penalty
+
+    def make(state):
+        try:
+            points = abs(int(args.points))
+        except ValueError:
+            raise InputError(f"penalty points {args.points!r} are not a whole number, e.g. 10000") from None
+        return Penalty(resolve_seat(state, args.seat), points, args.reason)
+
+    return _record(args, make)
 
 
 def _cmd_pao(args) -> int:

@@ -1103,3 +1103,24 @@ def test_a_yakuman_reads_as_one_on_the_scoreboard(server, browser):
     expect(body).to_contain_text("16,000 / 32,000 by tsumo")
     assert "13" not in body.inner_text() and "han" not in body.inner_text()
     page.close()
+
+
+def test_a_penalty_is_recorded_from_the_keeper_page_after_the_game_ends(server, browser):
+    """NARO-1 §3.4.3's deduction for a foul that is no hand, which a referee settles as the game ends."""
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Pia", "Quin", "Rue", "Sol"])
+    page.click("#end")  # the dialog is accepted
+    expect(page.locator("#status")).to_have_text("game ended")
+    expect(page.locator("#draws-card")).to_be_hidden()
+    page.select_option("#penalty-seat", "1")  # Quin
+    page.fill("#penalty-points", "10000")
+    page.fill("#penalty-reason", "late")
+    page.click("#penalty")
+    expect(page.locator("#status")).to_have_text("penalty recorded")
+    expect(page.locator("#penalty-reason")).to_have_value("")  # a second tap records nothing without a reason
+    page.goto(server.url + "/")
+    expect(page.locator("#standings")).to_contain_text("Penalty")
+    page.goto(server.url + "/keeper/history")
+    expect(page.locator("#hands tbody")).to_contain_text("penalty, Quin -10000 at the end: late")
+    page.close()

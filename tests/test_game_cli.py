@@ -209,6 +209,9 @@ def test_cli_rejections_exit_2_with_the_reason(jantaku):
         (("tsumo", "Bob", "--han", "2", "--fu", "30", "--dora", "1m", "--haitei"),
          "--dora, --haitei count only with the tiles"),  # dropped unsaid, they were not counted
         (("pao", "Bob", "Bob"), "own hand"),
+        (("penalty", "Bob", "10k", "--reason", "late"), "not a whole number"),
+        (("penalty", "Bob", "150", "--reason", "late"), "in 100s"),
+        (("penalty", "Bob", "0", "--reason", "late"), "1 to 1,000,000 points"),
         (("undo",), "nothing to undo"),
         (("redo",), "nothing to redo"),
     ]
@@ -543,3 +546,17 @@ def test_names_in_any_script_line_up_and_keep_their_numbers_in_place(jantaku):
     assert shown[2] == "  1 South สมศักดิ์              25000"
     header = ok(jantaku, "game", "export", "--csv").splitlines()[0].split(",")
     assert len(set(header)) == len(header) and header[4:6] == ["change (seat 0: שרה)", "change (seat 1: สมศักดิ์)"]
+
+
+def test_a_penalty_counts_for_placement_under_naro1_and_after_it_under_wrc(jantaku):
+    """NARO-1 §3.4.3 deducts 10,000 for a foul that is no hand and ranks after it; WRC ranks before penalties."""
+    for rules, bob in (("naro1", (4, -22.0)), ("wrc", (1, 8.0))):
+        ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee", "--rules", rules)
+        ok(jantaku, "game", "adjust", "Bob=+3000", "Ann=-3000", "--reason", "setup")
+        ok(jantaku, "game", "penalty", "Bob", "-10000", "--reason", "late")  # the sign is the same deduction
+        assert "Bob" in ok(jantaku, "game", "show") and state_of(jantaku)["penalties"] == [0, -10000, 0, 0]
+        ok(jantaku, "game", "end")
+        final = {s["name"]: (s["rank"], s["net"]) for s in state_of(jantaku)["standings"]}
+        assert final["Bob"] == bob, (rules, final)
+        rows = list(csv.reader(io.StringIO(ok(jantaku, "game", "export", "--csv"))))
+        assert rows[2][3] == "penalty, Bob -10000 at the end: late"

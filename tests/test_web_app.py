@@ -355,6 +355,7 @@ WRITES = [
     ("POST", "/api/chombo", {"seat": 0}),
     ("POST", "/api/adjust", {"amounts": [0, 0, 0, 0], "reason": "x"}),
     ("POST", "/api/pao", {"winner": 0, "liable": 1}),
+    ("POST", "/api/penalty", {"seat": 0, "points": 10000, "reason": "late"}),
     ("POST", "/api/end", {}),
     ("POST", "/api/undo", {}),
     ("POST", "/api/redo", {}),
@@ -538,6 +539,9 @@ def test_final_standings_carry_the_return_uma_and_oka_apart(env):
         ("POST", "/api/end", {"reason": 5}, "reason must be text"),
         ("POST", "/api/pao", {"winner": 1, "liable": 1}, "own yakuman"),
         ("POST", "/api/pao", {"winner": 1}, "missing field 'liable'"),
+        ("POST", "/api/penalty", {"seat": 1, "points": 0, "reason": "late"}, "between 1 and 1000000"),
+        ("POST", "/api/penalty", {"seat": 1, "points": 1050, "reason": "late"}, "in 100s"),
+        ("POST", "/api/penalty", {"seat": 1, "points": 1000, "reason": " "}, "needs a reason"),
         ("POST", "/api/redo", {}, "nothing to redo"),
         ("POST", "/api/scan", {"tsumo": "yes"}, "tsumo must be true or false"),
         ("POST", "/api/scan", {"winner": 1, "discarder": 1}, "own discard"),
@@ -831,3 +835,23 @@ def test_a_login_from_another_sites_page_is_refused_and_a_lone_surrogate_is_a_wr
     wrong = client.post("/api/login", data='{"pin": "\\ud800"}', content_type="application/json")
     assert wrong.status_code == 403 and wrong.get_json()["error"] == "wrong PIN"
     assert client.post("/api/login", json={"pin": PIN}, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 200
+
+
+def test_a_penalty_is_taken_off_at_the_end_and_can_follow_the_game(client):
+    """NARO-1 §3.4.3: a 10,000-point deduction for a foul that is no hand (late, a drink on the table), which
+    counts for placement there; nothing could record one, since an adjustment must pay it to someone."""
+    h = login(client)
+    client.post("/api/game", json={"players": ["Ann", "Bo", "Cy", "Di"], "preset": "naro1"}, headers=h)
+    resp = client.post("/api/penalty", json={"seat": 1, "points": 10000, "reason": "late (over 10 s)"}, headers=h)
+    assert resp.status_code == 200, resp.get_json()
+    game = client.get("/api/state").get_json()["game"]
+    assert [s["points"] for s in game["seats"]] == [30000] * 4 and game["seats"][1]["penalty"] == -10000
+    client.post("/api/end", json={"reason": "time called"}, headers=h)
+    assert client.post("/api/penalty", json={"seat": 2, "points": 10000, "reason": "a drink on the table"},
+                       headers=h).status_code == 200  # the referee's deduction as the game ends
+    standings = client.get("/api/state").get_json()["game"]["standings"]
+    assert [(s["name"], s["rank"], s["penalty"]) for s in standings][2:] == [("Bo", 3, -10000), ("Cy", 3, -10000)]
+    rows = client.get("/api/history").get_json()["hands"]
+    assert [(row["number"], row["title"]) for row in rows] == [
+        (None, "penalty, Bo -10000 at the end: late (over 10 s)"), (None, "game over (time called)"),
+        (None, "penalty, Cy -10000 at the end: a drink on the table")]

@@ -165,6 +165,15 @@ def adjust():
     return done()
 
 
+@bp.post("/penalty")
+@keeper_required
+@game_write
+def penalty():
+    data = body()
+    assistant().record_penalty(need(data, "seat"), need(data, "points"), need(data, "reason"))
+    return done()
+
+
 @bp.post("/end")
 @keeper_required
 @game_write

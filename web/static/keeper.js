@@ -19,7 +19,7 @@
   // showed it (`seen`): one made meanwhile elsewhere (a second phone recording the same hand, an undo aimed at a
   // hand no longer the last) is refused (409), not doubled.
   const GAME_WRITES = new Set(["/api/riichi", "/api/ron", "/api/tsumo", "/api/draw", "/api/abortive", "/api/chombo",
-    "/api/pao", "/api/adjust", "/api/end", "/api/undo", "/api/redo", "/api/proposal/confirm"]);
+    "/api/pao", "/api/adjust", "/api/penalty", "/api/end", "/api/undo", "/api/redo", "/api/proposal/confirm"]);
 
   async function act(method, path, body, message) {
     if (busy) return null;
@@ -122,7 +122,7 @@
 
   // Only what can be recorded is offered: a Zung Jung or MCR game (kept with `jantaku game`) has no riichi, no
   // han and fu and no tenpai at a draw, and its wins are priced by the CLI; a game that is over takes nothing but
-  // undo and redo.
+  // a penalty, undo and redo.
   function drawControls(g) {
     const other = !!(g && g.system && g.system !== "riichi");
     const over = !!(g && g.over);
@@ -134,6 +134,7 @@
       ? `This game follows ${g.system_title} rules: record its wins with \`jantaku game ron/tsumo …\` on the device (${g.value_unit} by hand or the tiles). Draws, adjustments, ending the game, undo and redo work here.`
       : "";
     $("draw").textContent = other ? "Draw" : "Exhaustive draw";
+    $("penalty-points").step = other ? "1" : "100";  // riichi points are taken in 100s
     $("draws-title").textContent = other ? "Draws and adjustments" : "Draws, chombo, adjustments";
   }
 
@@ -371,6 +372,10 @@
         for (const i of document.querySelectorAll("[data-adjust]")) i.value = "0";
         $("adjust-reason").value = "";
       });
+    });
+    $("penalty").addEventListener("click", () => {
+      const body = { seat: seatOf("penalty-seat"), points: Number($("penalty-points").value), reason: $("penalty-reason").value };
+      act("POST", "/api/penalty", body, "penalty recorded").then((ok) => { if (ok) $("penalty-reason").value = ""; });
     });
     $("end").addEventListener("click", () => { if (confirm("End the game now?")) act("POST", "/api/end", { reason: "time called" }, "game ended"); });
     $("new-game").addEventListener("click", () => {
