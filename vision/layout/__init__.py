@@ -26,7 +26,9 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
    kan); a sideways tile just beyond a meld's sideways tile (seen low: in the row, over it, or two of a kan's
    tiles overlapping there) makes an added kan. Seen low, where no tile of a meld looks wider than the others, the
    longer steps beside the called tile tell it. A hand row split by a gap (tiles laid a little apart) is read
-   across the gap when the split one makes no winning hand.
+   across the gap when the split one makes no winning hand; one broken by a gap one or two tiles wide (a finger
+   across it), going on in line with tiles of its height, is read as one row with those tiles out of sight, with a
+   warning, when the split one counts as no hand and the joined one does (`_across_hidden`).
 5. The dora indicators: one to five face-up tiles in a dead wall (a straight row of backs of one size, standing evenly,
    read in its owner's order), or else a short row laid out beyond the hand (beyond the winner's own pond in a close-up;
    seen across a corner, even when its tiles all read lying). Backs lying about elsewhere (a jumble pushed aside, a tile
@@ -50,10 +52,10 @@ The steps live in modules of one job each: `turning` (step 0), `rows` (steps 1-3
 """
 
 from vision.layout.build import build_view
-from vision.layout.hand import FACE_DOWN_IN_HAND, NOT_SET_APART, winning_shape
+from vision.layout.hand import FACE_DOWN_IN_HAND, HIDDEN, NOT_SET_APART, winning_shape
 from vision.layout.melds import closed_kan_tiles, meld_kind
 from vision.layout.rows import SAME_READING
 from vision.layout.turning import table_angle
 
-__all__ = ["FACE_DOWN_IN_HAND", "NOT_SET_APART", "SAME_READING", "build_view", "closed_kan_tiles", "meld_kind",
-           "table_angle", "winning_shape"]
+__all__ = ["FACE_DOWN_IN_HAND", "HIDDEN", "NOT_SET_APART", "SAME_READING", "build_view", "closed_kan_tiles",
+           "meld_kind", "table_angle", "winning_shape"]

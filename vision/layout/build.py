@@ -8,7 +8,16 @@ import dataclasses
 from collections import Counter
 
 from vision.layout.dora import _dead_wall, _flipped_indicators, _laid_out_dora, _wall_seat
-from vision.layout.hand import _across_gaps, _hand, _hand_row, _lying_beyond, winning_shape
+from vision.layout.hand import (
+    _across_gaps,
+    _across_hidden,
+    _hand,
+    _hand_row,
+    _lying_beyond,
+    hidden_note,
+    whole_hand,
+    winning_shape,
+)
 from vision.layout.ponds import POND_ROW, _blank_faces, _ponds
 from vision.layout.rows import _T, _along, _axis, _facing, _lines, _order, _segments, _turn
 from vision.layout.turning import _derotate, _unsplit_rows, table_angle
@@ -74,6 +83,13 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
             if winning_shape(other[0]):
                 hand, used, hand_across, twins, hand_warnings = *other, notes
                 break
+        else:  # a gap a tile or two wide (a finger across the row): one row with tiles hidden, when that makes a hand
+            for merged, hidden, names in _across_hidden(hand_line_t) if not whole_hand(hand) else ():
+                notes = list(before)
+                other = _hand(merged, others, notes, beyond, hidden)
+                if whole_hand(other[0], hidden):
+                    hand, used, hand_across, twins, hand_warnings = *other, [*notes, hidden_note(hidden, names)]
+                    break
     if (hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW) and not _kans_in_a_wall(
             hand, hand_line_t):
         warnings += hand_warnings

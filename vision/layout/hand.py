@@ -13,7 +13,18 @@ from table.tiles import parse_tile
 from table.waits import waits
 from vision.classes import plain_face
 from vision.layout.melds import _parse_melds, meld_kind
-from vision.layout.rows import _T, TOUCH_GAP, _across, _axis, _off_row_ends, _order, _runs, _same_reading, _straight
+from vision.layout.rows import (
+    _T,
+    TOUCH_GAP,
+    _across,
+    _axis,
+    _off_row_ends,
+    _offsets,
+    _order,
+    _runs,
+    _same_reading,
+    _straight,
+)
 from vision.view import SeenHand
 
 HAND_LINE = 0.35  # a hand row's centres lie within this share of a short side of a straight line
@@ -21,6 +32,10 @@ FACE_DOWN_IN_HAND = "read as face down inside the hand row"  # the warning's wor
 NOT_SET_APART = "the winning tile is not set apart"  # a hand laid in one row
 BACKS_TOGETHER = 3  # misread hand tiles standing together in a hand row at most (a concealed haku triplet)
 HAND_ROW = 10  # tiles in a plain row from which a back or two among them are misread hand tiles (_backs_inside)
+HIDDEN = "tiles may be hidden"  # the warning's words for a hand row read across a gap a tile or two wide
+HIDDEN_MOST = 2  # tiles a gap in the hand row may hide (a finger is one or two tiles wide)
+SHOWN_GAP = 0.6  # tiles' widths: a narrower gap in a hand row is tiles laid a little apart (`_across_gaps`)
+SAME_SIZE = 1.25  # the tiles either side of a gap that hides tiles are alike: the taller at most this times as tall
 
 
 def _off_line(line: list[list[_T]]) -> set[int]:
@@ -125,11 +140,12 @@ def _concealed_segment(segs: list[list[_T]], across: set[int]) -> int:
     return max(range(len(segs)), key=lambda k: scores[k])
 
 
-def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: list[_T]
+def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: list[_T], hidden: int = 0
           ) -> tuple[SeenHand, set[int], set[int], set[int]]:
     """The hand, the tiles it takes, those of them lying across their row, and second readings of its tiles;
     `beyond` continues its melds (`_lying_beyond`), kept out of the boxes' comparison (`_across`) as lying tiles
-    all alike."""
+    all alike. `hidden` hand tiles are out of sight (`_across_hidden`): they count when the winning tile is looked
+    for."""
     strays = {i for s in line for i in _off_row_ends(sorted(s, key=lambda t: t.cx))}
     strays |= _off_line([[t for t in s if t.i not in strays] for s in line])
     strays |= {t.i for s in line if len(s) >= 3 and not any(t.face_up for t in s) for t in s}  # a wall in line
@@ -181,7 +197,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: l
     warnings += notes
     across = (across - {i for m in melds for i in m.indices}) | called
     used_ids = {t.i for t in concealed} | {t.i for t in meld_tiles} | used
-    slots = (len(concealed) + 3 * len(melds)) % 3
+    slots = (len(concealed) + hidden + 3 * len(melds)) % 3
     twins: set[int] = set()
     if win is None and concealed and slots == 1:
         win = _win_laid_beyond(concealed, [t for t in others if t.i not in used_ids])
@@ -234,6 +250,40 @@ def _across_gaps(line: list[list[_T]]):
             yield [*segs[:k], segs[k] + segs[k + 1], *segs[k + 2 :]]
 
 
+def _across_hidden(line: list[list[_T]]):
+    """(the hand line with two neighbouring segments taken as one, the tiles that may be hidden between them, the
+    names either side), each pair in turn, left to right: a row of upright faces that breaks off, and after a gap
+    of one or two tiles' width goes on in line with it, with tiles of its height, is one row with a tile or two out
+    of sight (a finger across it, or not found). A finger leaves the tiles either side of it part seen, boxed
+    narrower, so the gap is measured between their edges against the width of the tiles beyond them, and may hide
+    the number below or above it (the hand's count decides). The part after the gap is two tiles or more: a lone
+    tile there is the winning tile set apart, which lies as far off."""
+    segs = sorted(line, key=lambda s: min(t.x1 for t in s))
+    for k in range(len(segs) - 1):
+        left, right = sorted(segs[k], key=lambda t: t.cx), sorted(segs[k + 1], key=lambda t: t.cx)
+        if len(right) < 2 or not all(t.face_up and not t.horizontal for t in [*left[-2:], *right[:2]]):
+            continue
+        a, b = left[-1], right[0]
+        beyond = [*left[-4:-1], *right[1:4]]
+        width = statistics.median(t.x2 - t.x1 for t in beyond)
+        gap = (b.x1 - a.x2) / width
+        heights = sorted((a.y2 - a.y1, b.y2 - b.y1))
+        ref = left if len(left) >= 2 else right
+        if not (SHOWN_GAP <= gap < HIDDEN_MOST + 0.5 and heights[1] <= SAME_SIZE * heights[0]
+                and all(abs(o) <= HAND_LINE * t.short for t, o in zip((a, b), _offsets([a, b], ref), strict=True))):
+            continue
+        merged = [*segs[:k], segs[k] + segs[k + 1], *segs[k + 2:]]
+        for hidden in sorted({max(1, math.floor(gap)), min(HIDDEN_MOST, math.ceil(gap))}, key=lambda n: abs(n - gap)):
+            yield merged, hidden, (a.name, b.name)
+
+
+def hidden_note(hidden: int, names: tuple[str, str]) -> str:
+    """The warning for a hand row read across a gap that hides `hidden` tiles between the two `names`."""
+    tiles, them = ("a tile", "it") if hidden == 1 else (f"{hidden} tiles", "them")
+    return (f"a gap {tiles} wide in the hand row between {names[0]} and {names[1]}: {HIDDEN} there (a finger, a "
+            f"shadow?) or not found; the hand is read without {them} (retake the photo with the whole row in view)")
+
+
 def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
     """The winning tile put down off the hand's row, when the hand is a tile short of a winning one: on its far side
     (a tsumo tile shown above the hand, often tilted), its near edge reaching the row's far edge, or in front of it
@@ -266,3 +316,10 @@ def winning_shape(hand: SeenHand) -> bool:
         return hand.win is not None and parse_tile(hand.win).kind in {w.tile_kind for w in waits(concealed, melds)}
     except InputError:  # a back, a meld that is none, a count that is no hand
         return False
+
+
+def whole_hand(hand: SeenHand, hidden: int = 0) -> bool:
+    """The hand's count is a hand's (13, or 14 with its winning tile; a meld counted as three), `hidden` tiles out of
+    sight counted in, and its melds are melds: the evidence that a row read across a gap is one row."""
+    shown = len(hand.concealed) + hidden + 3 * len(hand.melds) + (hand.win is not None)
+    return shown in (13, 14) and all(m.kind != "unknown" for m in hand.melds)
