@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.layout import HIDDEN, build_view
+from vision.layout import FACE_DOWN_IN_HAND, HIDDEN, build_view
 from vision.view import SeenTile
 
 W, H = 30.0, 40.0  # an upright tile's box in pixels
@@ -118,3 +118,63 @@ def test_a_whole_hand_is_not_joined_to_a_row_in_line_with_it() -> None:
     view = build_view(tiles, SIZE, SIZE)
     assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
     assert not any(HIDDEN in w for w in view.warnings)
+
+
+def tilted_win(x: float, y: float, parts: bool) -> list[SeenTile]:
+    """A winning tile lying tilted on the far side of the row (as lx01's red five), boxed whole or in two parts that
+    touch, each read as the whole face."""
+    if not parts:
+        return [SeenTile("0p", (x, y, x + 46, y + 40), 0.8, horizontal=True, orientation=270)]
+    return [SeenTile("0p", (x, y, x + 27, y + 26), 0.5, horizontal=True, orientation=270),
+            SeenTile("0p", (x + 18, y + 14, x + 46, y + 40), 0.4, horizontal=True, orientation=270)]
+
+
+@pytest.mark.parametrize("parts", [False, True])
+def test_a_tilted_winning_tile_boxed_in_two_parts_is_the_winning_tile(parts: bool) -> None:
+    """Fixed (an acceptance run: lx01 cut to a 4:1 strip round its hand): the tilted winning tile came back as two
+    boxes, each read 0p, that overlap too little to pass for one tile found twice; each stood beside the other, so
+    neither was alone off the row, and the hand had no winning tile (score-photo: "set it apart"), the two a pond."""
+    hand, x = row("2m 3m 4m 4p 5p 6p 6s 7s 8s 5z", 100, 800)
+    kan = [side("9m", x + 20, 800), *row("9m 9m", x + 21 + H, 800)[0], side("9m", x + 20, 800 - W - 1)]
+    view = build_view(hand + kan + tilted_win(150, 800 - H - 38, parts), SIZE, SIZE)
+    assert view.hand.win == "0p" and view.ponds == ()
+    assert [m.kind for m in view.hand.melds] == ["added-kan"]
+    assert len(view.tiles) == len(hand) + len(kan) + 1  # the second part read as one tile with the first
+
+
+def test_like_tiles_side_by_side_beyond_the_row_are_two_tiles() -> None:
+    """Two like faces side by side off the row need more room than one tile at any tilt: no winning tile, not one
+    read twice."""
+    hand, x = row("2m 3m 4m 4p 5p 6p 6s 7s 8s 5z", 100, 800)
+    kan = [side("9m", x + 20, 800), *row("9m 9m", x + 21 + H, 800)[0], side("9m", x + 20, 800 - W - 1)]
+    pair, _ = row("0p 0p", 150, 800 - H - 8)
+    view = build_view(hand + kan + pair, SIZE, SIZE)
+    assert view.hand.win is None and len(view.tiles) == len(hand) + len(kan) + 2
+
+
+@pytest.mark.parametrize("backs", [1, 2, 3])
+def test_backs_ending_the_hand_row_against_a_called_tile_are_hand_tiles(backs: int) -> None:
+    """Fixed (an acceptance run: lx01 cut to a 4:1 strip): cut round the hand, the photo shows none of the set's
+    own backs, so its three blank white dragons stay read as backs; ending the row against the added kan's sideways
+    tile they were taken for melds ("tile back beside the melds belongs to no meld"), the hand was short, and the
+    winning tile laid beyond it was read as a dora indicator. A closed kan's backs hold two faces between them: such
+    backs are hand tiles misread, and the warning asks to name them."""
+    spec = " ".join(["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z"][: 10 - backs] + ["back"] * backs)
+    hand, x = row(spec, 100, 800)
+    kan = [side("9m", x, 800), *row("9m 9m", x + 1 + H, 800)[0], side("9m", x, 800 - W - 1)]
+    view = build_view(hand + kan + tilted_win(150, 800 - H - 38, False), SIZE, SIZE)
+    assert view.hand.concealed == tuple(spec.split()) and view.hand.win == "0p"
+    assert [m.kind for m in view.hand.melds] == ["added-kan"]
+    assert any(w.startswith(f"{backs} tile{'s' if backs > 1 else ''} {FACE_DOWN_IN_HAND}") for w in view.warnings)
+
+
+def test_a_closed_kan_laid_against_a_called_meld_stays_a_closed_kan() -> None:
+    """Backs standing before two like faces are a closed kan's, wherever the melds after it are laid."""
+    hand, x = row("2m 3m 4m 4p 5p 6p 6s 7s 5z 5z back 8p 8p back", 100, 800)
+    pon, _ = row("s:7z 7z 7z", x, 800)
+    win, _ = row("8s", 150, 800 - H - 4)
+    view = build_view(hand + pon + win, SIZE, SIZE)
+    assert [m.kind for m in view.hand.melds] == ["closed-kan", "pon"]
+    assert view.hand.concealed == ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "5z", "5z")
+    assert not any(FACE_DOWN_IN_HAND in w for w in view.warnings)
+

@@ -66,23 +66,27 @@ def _backs_inside(ordered: list[_T], across: set[int]) -> set[int]:
     A hand shows no face-down tile except the ends of a closed kan (back, two faces, back) laid after the concealed
     tiles, and a dead wall never holds as many as HAND_ROW tiles face up or beside it. So in a row of HAND_ROW or more
     upright tiles, up to BACKS_TOGETHER backs followed by face-up tiles are tiles of the hand the recognizer read as
-    backs (in many sets the white dragon, haku, is a blank face); so is a lone back starting the row. Backs that end the
-    plain stretch, or stand before two like faces (a closed kan's), start the melds instead."""
+    backs (in many sets the white dragon, haku, is a blank face); so is a lone back starting the row, and so are up to
+    BACKS_TOGETHER backs ending it against a called tile laid across (a closed kan's backs hold two faces between
+    them; a strip cut round the hand leaves out the set's own backs, by which a blank face is told from a back).
+    Backs that end the row, or stand before two like faces (a closed kan's), start the melds instead."""
     end = next((k for k, t in enumerate(ordered) if t.i in across), len(ordered))
     plain = ordered[:end]
     if len(plain) < HAND_ROW:
         return set()
     runs = _runs(plain)
     out: set[int] = set()
+    called = end < len(ordered)
     for k, (up, run) in enumerate(runs):
         if up:
             continue
         after = runs[k + 1][1] if k + 1 < len(runs) else []
         kan = len(after) == 2 and meld_kind([t.name for t in after] * 2) == "kan"
-        if len(run) > (1 if k == 0 else BACKS_TOGETHER) or not after or kan:
+        if len(run) > (1 if k == 0 else BACKS_TOGETHER) or not (after or called and k > 0) or kan:
             break
         out |= {t.i for t in run}
-    return out if 4 * len(out) <= len(plain) else set()
+    faces = len(plain) - len(out)
+    return out if 4 * len(out) <= len(plain) or called and faces >= HAND_ROW - BACKS_TOGETHER else set()
 
 
 def _hand_row(seg: list[_T]) -> bool:
@@ -202,7 +206,7 @@ def _hand(line: list[list[_T]], others: list[_T], warnings: list[str], beyond: l
     if win is None and concealed and slots == 1:
         win = _win_laid_beyond(concealed, [t for t in others if t.i not in used_ids])
         if win is not None:
-            twins = {t.i for t in others if t is not win and t.i not in used_ids and _same_reading(t, win)}
+            twins = {t.i for t in others if t is not win and t.i not in used_ids and _one_tile(t, win, concealed)}
         if twins:
             warnings.append(f"the winning tile {win.name} was found twice (a tilted tile): read as one")
     elif win is None and concealed and slots == 2:
@@ -289,7 +293,7 @@ def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
     (a tsumo tile shown above the hand, often tilted), its near edge reaching the row's far edge, or in front of it
     (pushed towards the player, where nothing else of the game lies), less than a tile's width from the row's near
     edge; over the row or just past one of its ends, with no other face-up tile beside it (a pond tile has its row).
-    Tilted, it may be found twice: like readings whose boxes overlap by SAME_READING are one tile."""
+    Tilted, it may be found twice, or in two parts (`_one_tile`)."""
     x1, x2 = min(t.x1 for t in concealed), max(t.x2 for t in concealed)
     up = [t for t in others if t.face_up]
 
@@ -301,11 +305,23 @@ def _win_laid_beyond(concealed: list[_T], others: list[_T]) -> _T | None:
 
     def alone(t: _T) -> bool:
         reach = 1.5 * max(t.x2 - t.x1, t.y2 - t.y1)
-        return not any(o is not t and not _same_reading(o, t) and math.hypot(o.cx - t.cx, o.cy - t.cy) < reach
+        return not any(o is not t and not _one_tile(o, t, concealed) and math.hypot(o.cx - t.cx, o.cy - t.cy) < reach
                        for o in up)
 
     near = [t for t in up if off_row(t) and alone(t)]
-    return near[0] if near and all(_same_reading(t, near[0]) for t in near) else None
+    return near[0] if near and all(_one_tile(t, near[0], concealed) for t in near) else None
+
+
+def _one_tile(a: _T, b: _T, row: list[_T]) -> bool:
+    """Two like readings of one tile: boxes overlapping by SAME_READING (a tilted tile found twice), or boxes that
+    touch and together fit in the box a tile of the `row` fills at any tilt (its diagonal): a tilted tile boxed in two
+    parts, each read as the whole face. Two like tiles side by side, or a row apart, need more room than that."""
+    if _same_reading(a, b):
+        return True
+    if a.name != b.name or min(a.x2, b.x2) <= max(a.x1, b.x1) or min(a.y2, b.y2) <= max(a.y1, b.y1):
+        return False
+    diagonal = math.hypot(statistics.median(t.x2 - t.x1 for t in row), statistics.median(t.y2 - t.y1 for t in row))
+    return max(max(a.x2, b.x2) - min(a.x1, b.x1), max(a.y2, b.y2) - min(a.y1, b.y1)) <= diagonal
 
 
 def winning_shape(hand: SeenHand) -> bool:
