@@ -178,3 +178,17 @@ def test_a_closed_kan_laid_against_a_called_meld_stays_a_closed_kan() -> None:
     assert view.hand.concealed == ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "5z", "5z")
     assert not any(FACE_DOWN_IN_HAND in w for w in view.warnings)
 
+
+def test_score_photo_says_a_winning_tile_set_apart_may_not_have_been_found() -> None:
+    """Fixed (an acceptance run: lx01 cut to a 4:1 strip, its tilted winning tile not detected): score-photo said
+    only "set it apart", to a player who had; it now says too that a tile set apart was not found, and what to do."""
+    from table.errors import InputError
+    from vision.cli import hand_from_view
+    from vision.view import SeenHand, TableView
+
+    concealed = ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "7z", "7z")
+    view = TableView(640, 480, tuple(up(t, 31 * k, 400) for k, t in enumerate(concealed)), SeenHand(concealed))
+    with pytest.raises(InputError) as raised:
+        hand_from_view(view)
+    assert str(raised.value) == ("cannot score the photo: no winning tile: set it apart to the right of the hand; if "
+                                 "it is, it was not found (retake the photo with more of the table round the hand)")

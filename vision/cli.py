@@ -329,7 +329,8 @@ def hand_from_view(view: TableView):
         problems.append("no hand row found")
     shown = len(h.concealed) + 3 * len(h.melds)
     if h.win is None and shown == 13:
-        problems.append("no winning tile: set it apart to the right of the hand")
+        problems.append("no winning tile: set it apart to the right of the hand; if it is, it was not found "
+                        "(retake the photo with more of the table round the hand)")
     elif h.win is None and (h.concealed or h.melds):
         problems.append(f"the hand shows {shown} tiles with each meld counted as three, and no winning tile set "
                         "apart: a winning hand shows 13 and the winning tile (tiles out of the picture, or not found?)")
