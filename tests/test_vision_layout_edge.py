@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.layout import FACE_DOWN_IN_HAND, HIDDEN, build_view
+from vision.layout import FACE_DOWN_IN_HAND, HIDDEN, TWO_HANDS, build_view
 from vision.view import SeenTile
 
 W, H = 30.0, 40.0  # an upright tile's box in pixels
@@ -192,3 +192,61 @@ def test_score_photo_says_a_winning_tile_set_apart_may_not_have_been_found() -> 
         hand_from_view(view)
     assert str(raised.value) == ("cannot score the photo: no winning tile: set it apart to the right of the hand; if "
                                  "it is, it was not found (retake the photo with more of the table round the hand)")
+
+
+def scaled(tiles: list[SeenTile], k: float, dx: float, dy: float) -> list[SeenTile]:
+    """Tiles as a picture pasted beside another: boxes scaled by `k` and moved by (dx, dy)."""
+    return [SeenTile(t.tile, (t.box[0] * k + dx, t.box[1] * k + dy, t.box[2] * k + dx, t.box[3] * k + dy),
+                     t.confidence, horizontal=t.horizontal, orientation=t.orientation) for t in tiles]
+
+
+def pinfu_hand(y: float, dora: bool = True) -> list[SeenTile]:
+    """2m-4m 4p-6p 6s-8s 3s4s 9p9p winning on 5s, with a dora indicator laid above the hand."""
+    hand, x = row("2m 3m 4m 4p 5p 6p 6s 7s 8s 3s 4s 9p 9p", 20, y)
+    win, _ = row("5s", x + 25, y)
+    return hand + win + (row("1z", 100, y - 120)[0] if dora else [])
+
+
+@pytest.mark.parametrize("where", ["side by side", "one above the other"])
+def test_two_hands_facing_alike_read_the_nearer_one_and_say_so(where: str) -> None:
+    """Fixed (an acceptance run: lx01 and lx02 pasted into one picture): two winning hands photographed together
+    were read as one table, the one hand with the other's dora indicators and the other's tiles as the near pond,
+    so score-photo priced a mix of both. Now the hand nearest the camera (its tiles larger) is read, the other's
+    tiles are left out of the ponds, and a warning says two hands are in view."""
+    near = scaled(hand_with_gap("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z") + row("3m", 300, 700)[0], 1.2, 0, -300)
+    far = pinfu_hand(900) if where == "one above the other" else scaled(pinfu_hand(900), 1.0, 500, 0)
+    tiles = scaled(near, 0.5, 0, 0) + scaled(far, 0.5, 0, 0) if where == "side by side" else near + far
+    view = build_view(tiles, SIZE, SIZE)
+    assert view.hand.concealed == ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z")
+    assert view.hand.win == "2z" and view.dora_indicators == ("3m",)
+    assert [w for w in view.warnings if w.startswith(TWO_HANDS)] == [
+        f"{TWO_HANDS}, facing the same way: read the one nearest the camera; the other's 14 tiles are left out "
+        "(photograph one hand at a time)"]
+    assert not any(t in p.tiles for p in view.ponds for t in ("9p", "5s"))
+
+
+def test_two_hands_as_large_read_the_lower_one_and_drop_the_other_s_dora() -> None:
+    """Of two hands as large, one above the other, the lower is the nearer (a photo is taken from the hand's side);
+    a dora indicator lying nearer the other hand is not read with this one."""
+    upper = [SeenTile(t.tile, (t.box[0], t.box[1] - 400, t.box[2], t.box[3] - 400), 0.9, horizontal=False,
+                      orientation=0) for t in hand_with_gap("1m 2m 3m 4p 5p 6p 7s 8s 9s 2z")]
+    lower = pinfu_hand(900, dora=False)
+    dora = row("3m", 300, 330)[0]  # above the upper hand
+    view = build_view(upper + lower + dora, SIZE, SIZE)
+    assert view.hand.concealed == ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "9p", "9p")
+    assert view.dora_indicators == ()
+    assert any(w.startswith(TWO_HANDS) for w in view.warnings)
+    assert "the dora indicators 3m lie nearer the other hand: not read with this one (give them with --dora)" in \
+        view.warnings
+
+
+def test_a_second_hand_facing_across_is_a_table_not_two_pictures() -> None:
+    """At a table a hand laid down faces its owner: the hand across (a double ron) faces the other way, and the
+    winner's hand is read as before, with no word of two hands."""
+    mine = pinfu_hand(900)
+    theirs = [SeenTile(t.tile, (SIZE - t.box[2], SIZE - t.box[3] - 300, SIZE - t.box[0], SIZE - t.box[1] - 300),
+                       0.9, horizontal=False, orientation=180) for t in pinfu_hand(900, dora=False)]
+    view = build_view(mine + theirs, SIZE, SIZE)
+    assert view.hand.concealed == ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "9p", "9p")
+    assert view.hand.win == "5s"
+    assert not any(w.startswith(TWO_HANDS) for w in view.warnings)

@@ -17,6 +17,9 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
 2. Collinear segments with modest gaps become *lines*. The hand line is the line with the most face-up tiles,
    among those holding a straight row of ten or more upright tiles if any does (only a hand is laid so; a back or
    two inside it are hand tiles misread, often a blank white dragon).
+   Two such lines facing the same way are two hands photographed together (at a table a second hand laid down
+   faces another seat): the one nearest the camera is read, with a warning, the other's tiles are no discards, and
+   dora indicators lying nearer the other are not read with it (`hands`).
 3. Its upright tiles tell which way the hand faces; all boxes are turned by that multiple of 90 degrees, so from
    here on the winner sits at the bottom and reads left to right, whatever side the photo was taken from.
 4. On the hand line (backs touching its ends but standing off its line are a neighbour's): the concealed part (the
@@ -47,15 +50,16 @@ Pure geometry on `SeenTile` values, so it is tested with hand-made detections. T
 A photo whose longest row is no hand (no straight row of ten, no winning tile or meld, no more tiles than a pond's
 row: a table seen from above) has no hand: the seats are then named as seen from the camera (near = the bottom).
 
-The steps live in modules of one job each: `turning` (step 0), `rows` (steps 1-3's rows and lines), `hand` and
-`melds` (step 4), `dora` (step 5), `ponds` (step 6), and `build`, which runs them in turn.
+The steps live in modules of one job each: `turning` (step 0), `rows` (steps 1-3's rows and lines), `hands` (two
+hands in view), `hand` and `melds` (step 4), `dora` (step 5), `ponds` (step 6), and `build`, which runs them in turn.
 """
 
 from vision.layout.build import build_view
 from vision.layout.hand import FACE_DOWN_IN_HAND, HIDDEN, NOT_SET_APART, winning_shape
+from vision.layout.hands import TWO_HANDS
 from vision.layout.melds import closed_kan_tiles, meld_kind
 from vision.layout.rows import SAME_READING
 from vision.layout.turning import table_angle
 
-__all__ = ["FACE_DOWN_IN_HAND", "HIDDEN", "NOT_SET_APART", "SAME_READING", "build_view", "closed_kan_tiles",
-           "meld_kind", "table_angle", "winning_shape"]
+__all__ = ["FACE_DOWN_IN_HAND", "HIDDEN", "NOT_SET_APART", "SAME_READING", "TWO_HANDS", "build_view",
+           "closed_kan_tiles", "meld_kind", "table_angle", "winning_shape"]

@@ -18,6 +18,7 @@ from vision.layout.hand import (
     whole_hand,
     winning_shape,
 )
+from vision.layout.hands import _nearer_other, _nearest_hand, _same_way_hands, two_hands_note
 from vision.layout.ponds import POND_ROW, _blank_faces, _ponds
 from vision.layout.rows import _T, _along, _axis, _facing, _lines, _order, _segments, _turn
 from vision.layout.turning import _derotate, _unsplit_rows, table_angle
@@ -56,7 +57,10 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     face_up = [sum(t.face_up for seg in ln for t in seg) for ln in lines]
     hand_like = [any(_hand_row(seg) for seg in ln) for ln in lines]
     best = max(range(len(lines)), key=lambda k: (hand_like[k], face_up[k], -sum(len(s) for s in lines[k])))
+    hands = _same_way_hands(lines, hand_like, best)
+    best = _nearest_hand(lines, hands)
     hand_line = lines[best]
+    apart_ids = {t.i for k in hands if k != best for s in lines[k] for t in s}  # another hand, photographed with it
     axis = _axis(max(hand_line, key=len))
     facing = _facing([t for s in hand_line for t in s], axis)
     if facing == 180:  # photos are usually taken from the hand's side: turning them round needs a clear majority
@@ -92,12 +96,13 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
                     break
     if (hand_like[best] or hand.win or hand.melds or len(hand.concealed) > POND_ROW) and not _kans_in_a_wall(
             hand, hand_line_t):
-        warnings += hand_warnings
+        warnings += hand_warnings + ([two_hands_note(len(apart_ids))] if apart_ids else [])
     else:  # no hand in the picture (a table seen from above, a pond row the longest line): seats seen from the camera
         hand, used, hand_across, twins, hand_line_t = SeenHand(), set(), set(), set(), []
         turned = _turn(tiles, 0, width, height)
 
-    gone = used | twins
+    apart_ids = apart_ids if hand_line_t else set()
+    gone = used | twins | apart_ids
     rest = [t for t in turned if t.i not in gone]
     rest_segs = _segments(rest)
     blanks = _blank_faces(rest_segs)
@@ -122,6 +127,11 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
             warnings.append(f"face-down tiles lie against {sum(map(len, strays))} face-up tiles but form no dead wall "
                             "(a straight row of backs with the indicators in it): no dora indicators read; those "
                             "tiles are taken for discards")
+    apart_hands = [[t for t in turned if t.i in {u.i for s in lines[k] for u in s}] for k in hands if k != best]
+    if apart_ids and _nearer_other(dora, [t for s in hand_line_t for t in s], apart_hands):
+        warnings.append(f"the dora indicators {' '.join(t.name for t in dora)} lie nearer the other hand: not read "
+                        "with this one (give them with --dora)")
+        dora = []
     pond_segs = [s for s in rest_segs if not ({t.i for t in s} & taken) and all(t.face_up for t in s)]
     ponds = _ponds(pond_segs + strays, turned, warnings)
     flipped = _flipped_indicators(ponds, turned) if not dora and (hand.concealed or hand.melds) else []
