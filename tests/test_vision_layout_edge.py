@@ -3,8 +3,15 @@ round the hand, two hands in one picture. Hand-made detections, and edited copie
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
 import pytest
 
+from device.cli import main
+from vision.art import SHARED
 from vision.layout import FACE_DOWN_IN_HAND, HIDDEN, TWO_HANDS, build_view
 from vision.view import SeenTile
 
@@ -250,3 +257,43 @@ def test_a_second_hand_facing_across_is_a_table_not_two_pictures() -> None:
     assert view.hand.concealed == ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "9p", "9p")
     assert view.hand.win == "5s"
     assert not any(w.startswith(TWO_HANDS) for w in view.warnings)
+
+
+PHOTOS = SHARED / "photos"
+needs_photos = pytest.mark.skipif(not (PHOTOS / "lx01.jpg").exists(),
+                                  reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
+
+
+def _read(path: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main(["read", str(path), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@needs_photos
+def test_a_finger_across_lx01_s_hand_leaves_it_one_hand_with_a_warning(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """lx01 with a skin-coloured bar a finger wide drawn from the photo's bottom edge over its first 5p: the
+    detector finds the row in two parts; the hand reads across the gap, winning on its red five."""
+    img = cv2.imread(str(PHOTOS / "lx01.jpg"))
+    h = img.shape[0]
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.rectangle(mask, (385, 320), (465, h), 255, -1)
+    cv2.circle(mask, (425, 320), 40, 255, -1)
+    img[mask > 0] = (120, 150, 205)
+    cv2.imwrite(str(tmp_path / "finger.jpg"), img)
+    out = _read(tmp_path / "finger.jpg", capsys)
+    assert out["hand"]["concealed"] == ["4s", "5s", "6s", "5p", "4z", "4z", "5z", "5z", "5z"]
+    assert out["hand"]["win"] == "0p" and [m["kind"] for m in out["hand"]["melds"]] == ["added-kan"]
+    assert any(HIDDEN in w for w in out["warnings"]) and not any("4s" in p["tiles"] for p in out["ponds"])
+
+
+@needs_photos
+def test_lx01_and_lx02_pasted_side_by_side_read_one_hand_with_its_own_dora(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = cv2.imread(str(PHOTOS / "lx01.jpg")), cv2.imread(str(PHOTOS / "lx02.jpg"))
+    b = cv2.resize(b, (round(b.shape[1] * a.shape[0] / b.shape[0]), a.shape[0]))
+    cv2.imwrite(str(tmp_path / "two.jpg"), np.hstack([a, b]))
+    out = _read(tmp_path / "two.jpg", capsys)
+    assert out["hand"]["win"] == "0p" and out["dora_indicators"] == ["8m", "8m"]  # lx01's: its tiles are larger
+    assert any(w.startswith(TWO_HANDS) for w in out["warnings"])
+    assert not any("7z" in p["tiles"] for p in out["ponds"])  # lx02's hand is no pond
