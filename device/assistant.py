@@ -103,6 +103,7 @@ class Assistant:
         self.proposal: Proposal | None = self._load_proposal()
         self.furiten: dict[str, Any] | None = None
         self._cache: tuple[int, dict[str, Any]] | None = None
+        self._shown_game: dict[str, Any] | None = None
         self.panel_description = "off"
         if self.store is not None:
             self._drop_stale_proposal()  # its hand may have ended while the server was down, or by its own confirm
@@ -119,19 +120,34 @@ class Assistant:
             self._listeners.remove(callback)
 
     def _watch_store(self) -> None:
-        """Games kept in the same file by `jantaku game` (another process) show on the page within a second."""
+        """Games kept in the same file by `jantaku game` (another process) show on the page within a second, and so
+        does a game log that turned unusable (its file removed or replaced, whose games the store then copies aside
+        at once, or a write that failed): said once in the log, and on the status LED until it is mended."""
         try:
-            seen = self.store.data_version()
-            while not self.closing.wait(OUTSIDE_WRITES):
+            seen: int | None = self.store.data_version()
+        except sqlite3.Error:
+            seen = None
+        said = ""
+        while not self.closing.wait(OUTSIDE_WRITES):
+            try:
+                self.store.check_file()
                 now = self.store.data_version()
-                if now != seen:
-                    seen = now
-                    self._drop_stale_proposal()  # `jantaku game` may have recorded the hand
-                    self._bump()
-        except sqlite3.ProgrammingError:  # the store was closed: the table is shutting down
-            return
-        except Exception as exc:  # a file gone, a disk error: the page still shows this process's own changes
-            log.warning("no longer watching the game file for other writers: %s", exc)
+            except sqlite3.ProgrammingError:  # the store was closed: the table is shutting down
+                return
+            except (InputError, sqlite3.Error):  # the file is gone or failing: its `problem` says why, below
+                now = seen
+            changed = seen is not None and now != seen
+            if changed:
+                self._drop_stale_proposal()  # `jantaku game` may have recorded the hand
+            seen, problem = now, self.store.problem
+            if problem != said:
+                if problem:
+                    log.error("status error until the game log takes writes again: %s", problem)
+                else:
+                    log.info("the game log takes writes again")
+                said, changed = problem, True
+            if changed:
+                self._bump()
 
     def hand_key(self) -> list[int] | None:
         """The current game's `_hand_key`: what a proposal or a half-done panel action belongs to."""
@@ -180,11 +196,12 @@ class Assistant:
 
     @property
     def status(self) -> str:
-        """What the status LED shows: ready (steady), busy (blinking), error (fast blinking)."""
+        """What the status LED shows: ready (steady), busy (blinking), error (fast blinking: a press that made no
+        sense, for a few seconds, or a game log that takes no writes, until it does)."""
         if self._busy:
             return "busy"
-        if time.monotonic() < self.error_until:
-            return "error"
+        if time.monotonic() < self.error_until or self.store is not None and self.store.problem:
+            return "error"  # a game log that takes no writes stays an error until a write goes through
         return "ready"
 
     @contextmanager
@@ -266,9 +283,12 @@ class Assistant:
             version = self.version
             game = None
             if self.store is not None:
-                gid = gp.current_game(self.store)
-                if gid is not None:
-                    game = gp.game_view(self.store, gid, self._links, self._scans.get)
+                try:
+                    gid = gp.current_game(self.store)
+                    game = None if gid is None else gp.game_view(self.store, gid, self._links, self._scans.get)
+                    self._shown_game = game
+                except InputError:  # a log that cannot be read now: the score last read stays, `game_log` says why
+                    game = self._shown_game
             data = {
                 "version": version,
                 "game": game,
@@ -279,6 +299,7 @@ class Assistant:
                     "panel": without_paths(self.panel_description),
                     "recognizer": without_paths(self.reader.description),
                     "game_keeping": without_paths(self.game_port_error or "ok"),
+                    "game_log": without_paths(self.store and self.store.problem or "ok"),
                 },
             }
             self._cache = (version, data)

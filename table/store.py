@@ -8,11 +8,18 @@ mistakes included, stays in the file. The state is always `table.game.fold` of t
 
 One `GameStore` may be shared by threads (web workers, the button panel): calls are serialised by a
 lock. Several processes may open the same file; writes are serialised by SQLite (`BEGIN IMMEDIATE`).
+
+A file that goes bad while open is refused, not written around: a full or read-only disk fails the write
+(`LogUnusable`, with what a test write into the folder met), and a file removed or replaced under a running
+server (SQLite would go on writing into the old file, which goes when the process ends) stops all writes until
+it is back, after the games held are copied beside it (`check_file`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import functools
 import io
 import json
@@ -121,12 +128,49 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _db_problem(path: object, exc: sqlite3.Error) -> str:
-    """A sentence for a database that cannot be used, so the CLI says it (exit 2) instead of a traceback; nothing
-    was recorded by the command that met it."""
+class LogUnusable(InputError):
+    """The game database cannot be used now (its disk full or read-only, the file removed, replaced or damaged,
+    locked by another program): the device's fault, not the request's. The web answers 503; the CLI exits 2."""
+
+
+def disk_trouble(folder: Path) -> int | None:
+    """The errno a small durable write into `folder` meets now, or None when it goes through. SQLite says "disk I/O
+    error" both for a card the kernel set read-only after an error (EROFS) and for a failing one (EIO)."""
+    probe = folder / f".jantaku-write-test-{os.getpid()}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, bytes(4096))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        return exc.errno
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+    return None
+
+
+def _db_problem(path: object, exc: sqlite3.Error, trouble: int | None = None) -> str:
+    """A sentence for a database that cannot be used, so the CLI says it (exit 2) and the web a 503 instead of a
+    traceback; nothing was recorded by the command that met it. `trouble`: what `disk_trouble` met, for a write."""
     text = str(exc)
     if "locked" in text or "busy" in text:
         return f"the game database {path} is busy: another program holds it locked; try again in a moment"
+    if trouble in (errno.ENOSPC, errno.EDQUOT):
+        return (f"the game database {path} cannot be written: its disk is full; nothing was recorded. Free some "
+                "space on it and try again")
+    if trouble == errno.EROFS:
+        return (f"the game database {path} is read-only (its file, folder or disk): nothing was recorded. Its disk "
+                "turned read-only (a card the system locks after a disk error): check the card, remount it "
+                "read-write and try again")
+    if trouble in (errno.EACCES, errno.EPERM):
+        return (f"the game database {path} is read-only (its file, folder or disk): nothing was recorded. This user "
+                "may no longer write its folder")
+    if trouble == errno.EIO:
+        return (f"the game database {path} cannot be written: its disk reports errors (a failing card?); nothing "
+                "was recorded. Copy the log off it with SQLite's backup and replace the card")
     if "full" in text or "disk I/O" in text:
         return (f"the game database {path} cannot be written ({text}): is its disk full? Free some space and try "
                 "again; nothing was recorded")
@@ -140,14 +184,37 @@ def _db_problem(path: object, exc: sqlite3.Error) -> str:
 
 
 def _guarded(method):
-    """Turn SQLite failures (locked, damaged, someone else's file) into InputError with a reason."""
+    """Turn SQLite failures (locked, damaged, someone else's file) into LogUnusable with a reason."""
 
     @functools.wraps(method)
     def wrapper(self: GameStore, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as exc:
-            raise InputError(_db_problem(self.path, exc)) from None
+            raise LogUnusable(_db_problem(self.path, exc)) from None
+
+    return wrapper
+
+
+def _writes(method):
+    """A write: made only into the file this store opened (`check_file`), its failure looked into (`disk_trouble`)
+    and kept as `problem` until a write goes through again."""
+
+    @functools.wraps(method)
+    def wrapper(self: GameStore, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            self.check_file()
+            try:
+                result = method(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                text = str(exc)
+                disk = self._identity is not None and any(w in text for w in ("disk", "full", "readonly"))
+                why = _db_problem(self.path, exc, disk_trouble(self.path.parent) if disk else None)
+                if "busy" not in why:  # another program's lock passes by itself
+                    self._write_problem = why
+                raise LogUnusable(why) from None
+            self._write_problem = ""
+            return result
 
     return wrapper
 
@@ -165,6 +232,17 @@ class _SafeCsv:
 
     def writerow(self, row: list[object]) -> None:
         self._writer.writerow([f"'{c}" if isinstance(c, str) and c.startswith(_FORMULA_STARTS) else c for c in row])
+
+
+def _identity(path: Path, *, strict: bool = False) -> tuple[int, int] | None:
+    """The file's (device, inode): which file a path names now. None when there is none (`strict`: raise)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if strict:
+            raise
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _decode(game_id: int, seq: int, payload: str) -> Event:
@@ -212,6 +290,10 @@ class GameStore:
                 raise InputError(_db_problem(path, exc)) from None
         self._cache: dict[int, _Cached] = {}
         self._resumes = "resumed" in self._tables()
+        self._identity = None if str(path) == ":memory:" else _identity(self.path)
+        self._side = {} if self._identity is None else {
+            name: ident for name in ("-wal", "-shm") if (ident := _identity(Path(f"{self.path}{name}")))}
+        self._file_problem = self._write_problem = self._rescued = self._rescue_failed = ""
 
     def _open_read_only(self, exc: sqlite3.Error, busy_timeout: float) -> bool:
         """A log this user or medium cannot write (a backup on a locked SD card or a CD, the server's file read by
@@ -262,7 +344,77 @@ class GameStore:
 
     def close(self) -> None:
         with self._lock:
+            self._identity = None  # nothing of the file to look after once closed
             self._db.close()
+
+    @property
+    def problem(self) -> str:
+        """Why the log takes no writes now ("" when it does): its file gone or replaced (until it is back), or the
+        last write's failure (until a write goes through)."""
+        return self._file_problem or self._write_problem
+
+    def check_file(self) -> None:
+        """Raise LogUnusable when the file at `path` is no longer the one opened: removed or replaced. SQLite would go
+        on writing into the old file, whose games go with the process (and whose `-wal` left beside a new file would
+        be read into it at the next start), and a restart would begin an empty log under the same name. So writes
+        stop until the file is back, and the games held are copied beside it first, once (`-rescued-` file; tried
+        again at each look while the copy fails)."""
+        with self._lock:
+            if self._identity is None:
+                return
+            why = self._file_changed()
+            if why is None:
+                self._file_problem = self._rescued = ""
+                return
+            if not self._rescued:
+                self._rescued = self._rescue()
+            self._file_problem = (f"the game database {self.path} {why} while jantaku had it open: nothing was "
+                                  f"recorded, nor will be until the file is back or jantaku restarts. "
+                                  f"{self._rescued or self._rescue_failed}")
+            raise LogUnusable(self._file_problem)
+
+    def _file_changed(self) -> str | None:
+        """Only a stat: a file of its own opened on the log and closed would drop SQLite's POSIX locks on it."""
+        try:
+            if _identity(self.path, strict=True) == self._identity:
+                return None
+        except FileNotFoundError:
+            return "was removed"
+        except OSError as exc:
+            return f"cannot be looked at ({exc.strerror or exc})"
+        return "was replaced by another file"
+
+    def _rescue(self) -> str:
+        """Copy the games this connection holds to a new file beside the log (SQLite's backup); the sentence saying
+        where, or "" when it failed (`_rescue_failed` says why). Then this connection's own `-wal` and `-shm` (found by
+        identity) are removed from beside the path, so that a file put there is not read with them."""
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.stem}-rescued-{stamp}{self.path.suffix}")
+        for n in range(2, 100):
+            if not os.path.lexists(target):
+                break
+            target = self.path.with_name(f"{self.path.stem}-rescued-{stamp}-{n}{self.path.suffix}")
+        try:
+            copy = sqlite3.connect(target)
+            try:
+                self._db.backup(copy)
+            finally:
+                copy.close()
+        except (sqlite3.Error, OSError) as exc:
+            for leftover in (target, Path(f"{target}-journal")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+            self._rescue_failed = (f"A copy of the games it held could not be saved ({exc}): keep the server "
+                                   "running (they go when it stops) and free space beside the file; it tries again "
+                                   "every second")
+            return ""
+        for name, ident in self._side.items():
+            side = Path(f"{self.path}{name}")
+            if _identity(side) == ident:
+                with contextlib.suppress(OSError):
+                    side.unlink()
+        return (f"The games it held are saved in {target.name} beside it: to go on with them, stop the server, "
+                f"move that file to {self.path.name} and start it again")
 
     def data_version(self) -> int:
         """A number that changes when another connection (a `jantaku game` command, another process) has written
@@ -278,7 +430,7 @@ class GameStore:
 
     # -- writing ----------------------------------------------------------------------------------
 
-    @_guarded
+    @_writes
     def new_game(self, players: list[str] | tuple[str, ...], preset_name: str, started_at: str | None = None) -> int:
         """Start a game (its first event is GameStarted) and return its id."""
         names = check_new_names(players)  # checked here, not in the fold: old logs load
@@ -300,7 +452,7 @@ class GameStore:
             self._cache[game_id] = _Cached(1, [event], state)
             return game_id
 
-    @_guarded
+    @_writes
     def append(self, game_id: int, event: Event, *, expect: Expect | None = None) -> GameState:
         """Validate `event` against the game and store it; returns the new state once it is on disk. `expect` is
         called with the game's last row and state inside the write's own transaction, where no other process can
@@ -329,7 +481,7 @@ class GameStore:
             self._cache[game_id] = _Cached(seq, log, state)
             return state
 
-    @_guarded
+    @_writes
     def resume(self, game_id: int) -> None:
         """Make an older game the current one again, the one the device and the CLI act on, until a newer game
         starts. Nothing in any game's log changes."""

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
+from device.assistant import without_paths
 from device.camera import CameraError
 from table.errors import Conflict, InputError, NotFound
 
@@ -99,6 +100,16 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
     @app.errorhandler(InputError)
     def input_error(exc: InputError):
         return jsonify(error=str(exc)), 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
+
+    try:
+        from table.store import LogUnusable
+    except ImportError:  # a build without game keeping: the page says so (device.game_port.unavailable)
+        pass
+    else:
+        @app.errorhandler(LogUnusable)
+        def log_unusable(exc: LogUnusable):  # its disk full or read-only, its file gone: the device's fault
+            log.error("game log unusable on %s %s: %s", request.method, request.path, exc)
+            return jsonify(error=f"{without_paths(str(exc))}. The score shown is the last one stored."), 503
 
     @app.errorhandler(CameraError)
     def camera_error(exc: CameraError):  # the device's fault, not the request's: try again or fix the camera

@@ -3,6 +3,7 @@
 (() => {
   let state = null;
   let panelSaid = "";
+  let logSaid = "";
   let activeField = "p-concealed";
   let selected = null; // {field, index} of a tile picked in a row, to be replaced from the picker
   const FIELD_NAMES = { "p-concealed": "Concealed", "p-win": "Winning tile", "p-dora": "Dora indicators", "p-ura": "Ura indicators" };
@@ -84,6 +85,11 @@
     const panelSays = s.device.status === "error" ? s.device.message : "";
     if (panelSays && panelSays !== panelSaid) J.say(panelSays.startsWith("panel") ? panelSays : `panel: ${panelSays}`, false);
     panelSaid = panelSays;  // said once, not again over the page's own results at every refresh
+    // a game log that takes no writes (its disk full or read-only, its file gone), said to every keeper page once
+    const logSays = s.device.game_log && s.device.game_log !== "ok" ? s.device.game_log : "";
+    if (logSays && logSays !== logSaid) J.say(`${logSays}. The score shown is the last one stored.`, false);
+    else if (!logSays && logSaid) J.say("the game log takes writes again", true);
+    logSaid = logSays;
     const counters = g && g.counters ? ` · ${g.honba} honba · ${g.riichi_sticks} riichi stick${g.riichi_sticks === 1 ? "" : "s"}` : "";
     $("game-title").textContent = g ? `${g.over ? "Game over" : g.round + counters} · ${g.preset_title}` : (s.device.game_keeping !== "ok" ? s.device.game_keeping : "no game yet");
     const mini = $("mini");
