@@ -50,6 +50,10 @@ def register(commands, bench) -> None:
                    help="folder of FluffyStuff tile PNGs (default: shared/tiles/fluffystuff beside the clone, "
                         "else /usr/share/jantaku/tiles, else tiles drawn with a CJK font, else text)")
     p.add_argument("--threads", type=int, help="waitress worker threads (default 48: 40 live viewers + page loads)")
+    p.add_argument("--allow-host", dest="allowed_hosts", action="append", metavar="NAME",
+                   help="a host name the pages answer to besides IP addresses, localhost, one-word names and .local, "
+                        ".lan, .home, .home.arpa, .internal, .localdomain ones; repeatable; replaces the config "
+                        "file's allowed_hosts (.example.org: every name under it)")
     p.add_argument("--no-panel", action="store_true", help="run without the button panel")
     p.add_argument("--no-recognizer", action="store_true", help="do not load the tile recognizer (type hands)")
     p.set_defaults(func=serve)
@@ -104,6 +108,8 @@ def serve(args: argparse.Namespace) -> int:
     overrides = {k: getattr(args, k) for k in ("host", "port", "data_dir", "pin", "preset", "camera_source",
                                                "camera_replay_folder", "panel_pin_factory", "threads",
                                                "tile_art")}
+    if args.allowed_hosts:
+        overrides["allowed_hosts"] = tuple(args.allowed_hosts)
     if args.no_panel:
         overrides["panel_enabled"] = False
     if args.no_recognizer:

@@ -6,6 +6,7 @@ A club sets the PIN, the GPIO pins of its panel, the camera and the preset once 
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -84,6 +85,9 @@ class Config:
     auto_start: bool = True
     tile_art: str = ""
     """Folder of FluffyStuff tile PNGs; empty: `shared/tiles/fluffystuff` beside the clone, /usr/share/jantaku/tiles."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the pages answer to besides IP addresses and the local network's names (`web.auth.host_allowed`): a
+    name, `.example.org` for it and every name under it, or `*` for any (no guard against DNS rebinding)."""
     camera: CameraConfig = field(default_factory=CameraConfig)
     panel: PanelConfig = field(default_factory=PanelConfig)
 
@@ -124,6 +128,10 @@ def _check_type(current: Any, value: Any, key: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise InputError(f"config: {key} must be a number, not {value!r}")
         return float(value)
+    if isinstance(current, tuple) and not current:  # a list of any length: allowed_hosts
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"config: {key} must be a list of names, not {value!r}")
+        return tuple(value)
     if isinstance(current, tuple):
         if not isinstance(value, list) or len(value) != len(current):
             raise InputError(f"config: {key} must be a list of {len(current)} values, not {value!r}")
@@ -137,6 +145,7 @@ def _check_type(current: Any, value: Any, key: str) -> Any:
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+HOST_NAME = re.compile(r"\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?")
 
 
 def validate(config: Config) -> Config:
@@ -186,6 +195,10 @@ def validate(config: Config) -> Config:
         raise InputError("config: camera.width and camera.height must be at least 64, camera.device 0 or more")
     if config.log_level.upper() not in LOG_LEVELS:
         raise InputError(f"config: log_level must be one of {', '.join(LOG_LEVELS)}")
+    for name in config.allowed_hosts:
+        if name != "*" and not HOST_NAME.fullmatch(name.lower()):
+            raise InputError(f"config: allowed_hosts: {name[:80]!r} is not a host name: give names such as "
+                             "scores.myclub.org (.myclub.org: every name under it), without http:// or a port")
     _check_preset(config.preset)
     return config
 

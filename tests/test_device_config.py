@@ -34,6 +34,10 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
     assert config.panel.scan_button == 4
     assert config.panel.hold_seconds == 2.0
     assert config.panel.tsumo_button == Config().panel.tsumo_button
+    assert config.allowed_hosts == ()
+    path.write_text('allowed_hosts = ["scores.myclub.org", ".club.example"]\n')
+    assert load_config(path).allowed_hosts == ("scores.myclub.org", ".club.example")
+    assert load_config(path, allowed_hosts=("other.example",)).allowed_hosts == ("other.example",)  # --allow-host
 
 
 @pytest.mark.parametrize(
@@ -62,6 +66,11 @@ def test_toml_file_overrides_and_command_line_wins(tmp_path):
         ("[panel]\nselect_timeout = -5\n", "select_timeout must be between 1 and 600"),
         ("[panel]\nbounce_seconds = -1\n", "bounce_seconds must be between 0 and 1"),
         ('data_dir = ""\n', "data_dir must name a folder"),
+        ('allowed_hosts = "scores.myclub.org"\n', "allowed_hosts must be a list of names"),
+        ('allowed_hosts = ["http://scores.myclub.org"]\n', "allowed_hosts: 'http://scores.myclub.org' is not a host "
+                                                          "name: give names such as scores.myclub.org"),
+        ('allowed_hosts = ["scores.myclub.org:8080"]\n', "allowed_hosts: 'scores.myclub.org:8080' is not a host"),
+        ('allowed_hosts = [""]\n', "allowed_hosts: '' is not a host name"),
     ],
 )
 def test_bad_config_says_which_setting(tmp_path, text, message):
@@ -284,3 +293,12 @@ def _closed(s: socket.socket) -> bool:
         return False
     except OSError:
         return True
+
+
+def test_allow_host_on_the_command_line_is_checked_as_the_config_key_is(tmp_path, monkeypatch, capsys):
+    from device.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--allow-host", "http://x.org", "--port", "0", "--no-panel", "--no-recognizer"]) == 78
+    assert "config: allowed_hosts: 'http://x.org' is not a host name" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()

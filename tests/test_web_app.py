@@ -855,3 +855,46 @@ def test_a_penalty_is_taken_off_at_the_end_and_can_follow_the_game(client):
     assert [(row["number"], row["title"]) for row in rows] == [
         (None, "penalty, Bo -10000 at the end: late (over 10 s)"), (None, "game over (time called)"),
         (None, "penalty, Cy -10000 at the end: a drink on the table")]
+
+
+LOCAL_HOSTS = ("localhost", "localhost:8080", "127.0.0.1:8080", "[::1]:8080", "192.168.1.20", "jantaku",
+               "raspberrypi:8080", "jantaku.local", "JANTAKU.LOCAL.:8080", "pi.lan", "pi.home", "pi.home.arpa",
+               "pi.internal", "pi.localdomain")
+REBINDING_HOSTS = ("evil.example", "evil.example:8080", "192-168-1-20.nip.io", "jantaku.local.evil.example",
+                   "localhost.evil.example")
+
+
+def test_a_page_reached_through_another_sites_name_is_refused(env, caplog):
+    """Fixed: any Host was answered, so a page of another site whose name its owner then pointed at the device (DNS
+    rebinding) read the scoreboard and tried PINs from a guest's browser, its requests same-origin to the browser.
+    Now a name the room does not use is refused (421) with the setting that lets a club's own name in."""
+    app, _, _ = env
+    client = app.test_client()
+    for host in LOCAL_HOSTS:
+        assert client.get("/api/state", headers={"Host": host}).status_code == 200, host
+    for host in REBINDING_HOSTS:
+        page = client.get("/", headers={"Host": host})
+        assert page.status_code == 421 and page.mimetype == "text/plain", host
+        assert f"does not answer to the name '{host}'" in page.get_data(as_text=True)
+        assert "add it to allowed_hosts in the config file (or start jantaku serve with --allow-host NAME)" in \
+            page.get_data(as_text=True)
+        tried = client.post("/api/login", json={"pin": PIN}, headers={"Host": host, "Sec-Fetch-Site": "same-origin"})
+        assert tried.status_code == 421 and "allowed_hosts" in tried.get_json()["error"]
+        assert client.get("/api/state", headers={"Host": host}).status_code == 421
+    refused = [r.getMessage() for r in caplog.records if "refused requests for the host name" in r.getMessage()]
+    assert len(refused) == len(REBINDING_HOSTS)  # once per name, however often it comes
+    login(client)  # the test client's own Host (localhost) still works
+
+
+def test_a_clubs_own_names_are_let_in_by_allowed_hosts(env):
+    from dataclasses import replace
+
+    _, assistant, _ = env
+    config = replace(assistant.config, allowed_hosts=("scores.myclub.org", ".club.example"))
+    client = create_app(config, assistant).test_client()
+    for host in ("scores.myclub.org", "SCORES.MYCLUB.ORG:8080", "club.example", "table2.club.example", "jantaku.local"):
+        assert client.get("/api/state", headers={"Host": host}).status_code == 200, host
+    for host in ("other.myclub.org", "myclub.org", "evilclub.example", "evil.example"):
+        assert client.get("/api/state", headers={"Host": host}).status_code == 421, host
+    anyone = create_app(replace(assistant.config, allowed_hosts=("*",)), assistant).test_client()
+    assert anyone.get("/api/state", headers={"Host": "evil.example"}).status_code == 200

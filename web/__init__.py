@@ -90,6 +90,7 @@ def create_app(config: Any = None, assistant: Any = None) -> Flask:
     app.extensions["jantaku.live"] = live.StreamHub(assistant, config.max_streams)
     app.extensions["jantaku.login"] = auth.LoginLimiter(config.login_attempts, config.login_window_seconds)
     app.extensions["jantaku.sessions"] = auth.EndedSessions(data / "ended_sessions.json", SESSION_SECONDS)
+    app.before_request(auth.check_host)
     app.register_blueprint(display.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(keeper.bp)

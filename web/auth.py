@@ -2,12 +2,16 @@
 
 A 4-digit PIN on plain HTTP in a club room only stops casual edits, so attempts are limited per client
 address and for the whole room, and every write needs the session's CSRF token in `X-CSRF-Token` or the form.
+Requests name the device by a name the room uses (`check_host`), so that a page of another site cannot reach it
+through DNS rebinding.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
+import logging
 import re
 import secrets
 import threading
@@ -20,6 +24,54 @@ from pathlib import Path
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 
 bp = Blueprint("auth", __name__)
+log = logging.getLogger("jantaku.web")
+
+LOCAL_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain", ".localhost")
+"""Names a club's own network gives (mDNS's .local, which deploy/jantaku.avahi.service advertises, and the names
+home routers hand out): no one outside can make them point at the device, as they can any public name."""
+
+
+def host_allowed(host: str, allowed: tuple[str, ...] = ()) -> bool:
+    """Whether a Host header names this device as the room does: an IP address (with or without a port),
+    localhost, a one-word name (the Pi's hostname), a name under LOCAL_SUFFIXES, or one of `allowed` (the config's
+    `allowed_hosts`: a name, `.example.org` for it and every name under it, or `*`). A DNS-rebinding page comes
+    with its own public name (evil.example, 192-168-1-20.nip.io), which none of these is."""
+    host = host.strip().lower()
+    if host.startswith("["):  # [::1]:8080
+        name = host[1:host.find("]")]
+    else:  # 192.168.1.20:8080, jantaku.local:8080, or an IPv6 address sent without brackets
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    name = name.rstrip(".")
+    if "*" in allowed:
+        return True
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name == "localhost" or name.endswith(LOCAL_SUFFIXES) or name and "." not in name:
+        return True
+    return any(name == entry.lower().strip(".") or entry.startswith(".") and name.endswith(entry.lower().rstrip("."))
+               for entry in allowed)
+
+
+def check_host():
+    """Before every request: one naming the device by a name the room does not use is refused (421), with the
+    setting that lets a club's own name in. A request with no Host header (HTTP/1.0, a script) is no browser's."""
+    host = request.headers.get("Host")
+    if host is None or host_allowed(host, current_app.config["JANTAKU"].allowed_hosts):
+        return None
+    name = host.strip()[:80]
+    said = current_app.extensions.setdefault("jantaku.hosts_refused", set())
+    if name not in said and len(said) < 64:  # once per name: a page retrying in a loop is not a log storm
+        said.add(name)
+        log.warning("refused requests for the host name %r: not a local name nor in allowed_hosts", name)
+    reason = (f"this table device does not answer to the name {name!r}: a page of another site may be trying to "
+              "reach it (DNS rebinding). If it is the name your club uses for the device, add it to allowed_hosts "
+              "in the config file (or start jantaku serve with --allow-host NAME).")
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        return jsonify(error=reason), 421
+    return reason, 421, {"Content-Type": "text/plain; charset=utf-8"}
 
 
 class LoginLimiter:
