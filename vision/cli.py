@@ -84,12 +84,16 @@ def _share(text: str) -> float:
 
 
 def read_photo(path: str, models: str | None = None) -> tuple[TableView, object]:
-    from vision.photo import load_photo
+    """The photo read, with what its file says (an animation, a file cut short) before the reading's own notes."""
+    from vision.photo import open_photo
     from vision.recognizer import Recognizer, read_view
 
     with _decoder_quiet():
-        img = load_photo(path)
-    return read_view(Recognizer(models), img), img
+        photo = open_photo(path)
+    view = read_view(Recognizer(models), photo.image)
+    if photo.notes:
+        view = replace(view, warnings=(*photo.notes, *view.warnings))
+    return view, photo.image
 
 
 @contextlib.contextmanager

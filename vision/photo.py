@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import struct
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -20,11 +23,28 @@ OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped th
 OVER_EXPOSED_NOTE = "the photo is over-exposed"
 DARK = 72  # grey level: a photo whose lightest parts (tile faces) are darker is too dark for colour to show
 PALETTE = 256  # colours: a photo with no more was saved with a palette (GIF), which shifts the red pips' colour
+ANIMATION_NOTE = "the photo is an animation"
+ANIMATED = {"GIF": "a GIF", "PNG": "an animated PNG", "WEBP": "an animated WebP", "AVIF": "an animated AVIF",
+            "TIFF": "pages"}  # formats whose further frames are a player's pictures (a JPEG's are not: `_frames_note`)
 TINT_SPREAD = 24  # chroma units (0-255) a colour stands from the mean of its brightness for a photo to have colour
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A photo decoded, with what its file says beside the picture: an animation read from its first frame, a file
+    cut short read as far as it goes. The picture's own faults (colour, light) are `picture_notes`."""
+
+    image: np.ndarray
+    notes: tuple[str, ...] = ()
 
 
 def load_photo(path: str | Path) -> np.ndarray:
     """BGR image turned upright by its EXIF orientation tag; InputError when it is not a readable image."""
+    return open_photo(path).image
+
+
+def open_photo(path: str | Path) -> Photo:
+    """`load_photo` with the file's notes (`Photo`), for the reader to say beside what it read."""
     if not str(path):  # Path("") is the working folder
         raise InputError("no photo given: the path is empty")
     p = Path(path)
@@ -39,20 +59,25 @@ def load_photo(path: str | Path) -> np.ndarray:
     data = p.read_bytes()
     if not data:
         raise InputError(f"{p} is empty, not a photo")
-    _too_large(p, *_header_size(p))
-    # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1), but not the transform boxes that turn a HEIF
-    # file (HEIC, AVIF: an ISO media file, "ftyp" at byte 4) upright
-    cut = _cut_jpeg(data)
-    img = None if data[4:8] == b"ftyp" or cut else _opencv_photo(p)
-    if img is None:
-        img = _pillow_photo(p, cut)
+    w, h, frames = _header(p)
+    _too_large(p, w, h)
+    cut = _cut_short(data)
+    notes: list[str] = []
+    if cut:
+        img = _cut_photo(p, data, cut, notes)
+    else:  # IMREAD_COLOR applies the EXIF orientation (OpenCV >= 3.1), but not the transform boxes that turn a HEIF
+        # file (HEIC, AVIF: an ISO media file, "ftyp" at byte 4) upright
+        img = None if data[4:8] == b"ftyp" else _opencv_photo(p)
+        img = _pillow_photo(p) if img is None else img
     if img is None:
         raise InputError(f"{p} is not an image that can be read (JPEG, HEIC, PNG, WebP, AVIF, TIFF, BMP)")
     h, w = img.shape[:2]
     _too_large(p, w, h)
     if min(h, w) < 32:
         raise InputError(f"{p} is only {w}x{h} pixels: too small to show tiles")
-    return img
+    if frames:
+        notes.insert(0, frames)
+    return Photo(img, tuple(notes))
 
 
 def _too_large(p: Path, w: int, h: int) -> None:
@@ -72,35 +97,143 @@ def _opencv_photo(p: Path) -> np.ndarray | None:
         logging.setLogLevel(level)
 
 
-def _cut_jpeg(data: bytes) -> bool:
-    """A JPEG without its end marker: cut short in copying. Under OpenCV, libjpeg prints "Premature end of JPEG
-    file" on the console; Pillow decodes it as quietly, the missing rows flat grey as there (`picture_notes`)."""
-    return data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]
+def _cut_short(data: bytes) -> str | None:
+    """The format's name when the file ends before its picture does (cut short in copying, or still downloading),
+    by the end mark or the lengths its format writes; None when it is whole, or of a format not known here."""
+    if data[:2] == b"\xff\xd8":
+        cut, name = b"\xff\xd9" not in data[-64:], "JPEG"
+    elif data[:8] == b"\x89PNG\r\n\x1a\n":
+        cut, name = b"IEND" not in data[-16:], "PNG"
+    elif data[:6] in (b"GIF87a", b"GIF89a"):
+        cut, name = not data.rstrip(b"\0").endswith(b";"), "GIF"
+    elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        cut, name = int.from_bytes(data[4:8], "little") + 8 > len(data), "WebP"
+    elif data[:2] == b"BM":
+        cut, name = int.from_bytes(data[2:6], "little") > len(data), "BMP"
+    elif data[4:8] == b"ftyp":
+        cut, name = _boxes_cut(data), "AVIF" if data[8:11] == b"avi" else "HEIC"
+    elif data[:4] in (b"II*\0", b"MM\0*"):
+        cut, name = _tiff_cut(data), "TIFF"
+    else:
+        return None
+    return name if cut else None
 
 
-def _header_size(p: Path) -> tuple[int, int]:
+def _boxes_cut(data: bytes) -> bool:
+    """An ISO media file (HEIC, AVIF) is a chain of boxes, each led by its length: cut short, the last one runs past
+    the end of the file."""
+    at = 0
+    while at + 8 <= len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        if size == 1 and at + 16 <= len(data):
+            size = int.from_bytes(data[at + 8:at + 16], "big")
+        if size < 8:  # 0: the last box runs to the end of the file; 2-7: no chain of boxes, the decoder says what
+            return False
+        at += size
+    return at > len(data)
+
+
+def _tiff_cut(data: bytes) -> bool:
+    """A TIFF whose directory (written last by many programs) or picture strips lie past the end of the file."""
+    from PIL import Image
+
+    order = "little" if data[:2] == b"II" else "big"
+    if int.from_bytes(data[4:8], order) + 2 > len(data):
+        return True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "Corrupt EXIF data": the file cut short is said plainly
+            with Image.open(io.BytesIO(data)) as im:
+                tags = im.tag_v2
+                offsets, counts = tags.get(273) or tags.get(324), tags.get(279) or tags.get(325)
+    except (OSError, ValueError, SyntaxError, struct.error):
+        return False
+    return bool(offsets and counts) and max(o + c for o, c in zip(offsets, counts, strict=False)) > len(data)
+
+
+def _cut_photo(p: Path, data: bytes, name: str, notes: list[str]) -> np.ndarray:
+    """A file cut short: its picture when all of it is there (the end of an animation is missing, or only the end
+    mark), else the part that is there where the format keeps its rows in order and the decoder gives them as they
+    are (JPEG: the rest flat grey, `picture_notes` says so; PNG, TIFF: the rest black, said here); any other refused,
+    saying it is cut short, not that it is no image."""
+    img = _pillow_photo(p)
+    if img is not None:
+        return img
+    interlaced = name == "PNG" and data[28:29] == b"\x01"  # Adam7: what is there is a coarse sketch of it all
+    img = _pillow_photo(p, cut=True) if name in ("JPEG", "PNG", "TIFF") and not interlaced else None
+    if img is not None and name != "JPEG":
+        missing = _flat_bottom(img)
+        if missing < len(img):
+            notes.append(f"the file is cut short (copied only in part?): the bottom {_share(missing, len(img))} of "
+                         "the photo is missing (drawn black), so tiles there were not seen; copy the photo again")
+        else:
+            img = None
+    if img is None:
+        raise InputError(f"{p} is cut short: the {name} file ends before its picture does (copied only in part, or "
+                         "not yet fully downloaded?); copy the photo again") from None
+    return img
+
+
+def _flat_bottom(img: np.ndarray) -> int:
+    """Rows at the bottom of one flat colour, the colour of the last: what a decoder fills a file cut short with."""
+    last = img[-1, 0]
+    flat = 0
+    for row in img[::-1]:
+        if (row != last).any():
+            break
+        flat += 1
+    return flat
+
+
+def _share(part: int, whole: int) -> str:
+    share = part / whole
+    return f"{share:.0%}" if share >= 0.005 else "under 1%"
+
+
+def _header(p: Path) -> tuple[int, int, str | None]:
     """Width and height from the file's header, before any decoding: a small PNG can hold a 900-megapixel picture,
-    which OpenCV would decode whole (gigabytes, more than a Pi has) before its size could be refused. (0, 0) when
+    which OpenCV would decode whole (gigabytes, more than a Pi has) before its size could be refused; and a note when
+    the file holds more than one picture (an animation, of which the decoders give the first frame). (0, 0, None) when
     Pillow does not know the format; the decoded size is checked then."""
     from PIL import Image, UnidentifiedImageError
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        warnings.simplefilter("ignore", UserWarning)  # "Corrupt EXIF data" of a TIFF cut short: said plainly later
         try:
             with Image.open(p) as im:
-                return im.size
+                return (*im.size, _frames_note(im))
         except Image.DecompressionBombError:
             raise InputError(f"{p} has too many pixels; photos over {MAX_PIXELS // 1_000_000} megapixels are "
                              "refused") from None
         except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
-            return 0, 0
+            return 0, 0, None
+
+
+def _frames_note(im) -> str | None:
+    """What the player is told of a file of several pictures: an animation (GIF, APNG, animated WebP or AVIF) or a
+    TIFF of pages; a JPEG's second picture (MPO: a depth map, a preview) is none of the player's."""
+    if im.format not in ANIMATED:
+        return None
+    try:
+        frames = im.n_frames
+        count = f"{frames} frames"
+    except (OSError, ValueError, EOFError, SyntaxError):  # counting them runs into the end of a file cut short
+        frames, count = (2, "several frames") if getattr(im, "is_animated", False) else (1, "")
+    if frames < 2:
+        return None
+    if im.format == "TIFF":
+        return (f"the file holds {frames} pictures (a TIFF of pages): its first was read; to read another, save "
+                "it as a photo of its own")
+    return (f"{ANIMATION_NOTE} ({ANIMATED[im.format]}, {count}): its first frame was read; if the tiles show better "
+            "in another, save that frame as a still photo and read it")
 
 
 def _pillow_photo(p: Path, cut: bool = False) -> np.ndarray | None:
     """HEIC (an iPhone's default) and AVIF, which OpenCV does not decode or does not turn, a JPEG cut short, and
     whatever else OpenCV cannot decode. pillow-heif applies a HEIC's transform boxes and sets its EXIF orientation
-    to 1; Pillow gives an AVIF's as its EXIF orientation, applied here as any other's. None when Pillow cannot read
-    it (other files cut short included: only a JPEG decodes to a picture with its missing part plainly grey)."""
+    to 1; Pillow gives an AVIF's as its EXIF orientation, applied here as any other's. `cut`: a file cut short
+    decoded as far as it goes (`_cut_photo`). None when Pillow cannot read it."""
     from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
     from pillow_heif import register_heif_opener
 
@@ -109,6 +242,7 @@ def _pillow_photo(p: Path, cut: bool = False) -> np.ndarray | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            warnings.simplefilter("ignore", UserWarning)  # a TIFF cut short: "Corrupt EXIF data"
             with Image.open(p) as im:
                 _too_large(p, *im.size)
                 rgb = ImageOps.exif_transpose(im).convert("RGB")
