@@ -23,6 +23,10 @@ OVER_EXPOSED = 1 / 3  # share of face-up tiles whose middle is mostly clipped th
 OVER_EXPOSED_NOTE = "the photo is over-exposed"
 DARK = 72  # grey level: a photo whose lightest parts (tile faces) are darker is too dark for colour to show
 PALETTE = 256  # colours: a photo with no more was saved with a palette (GIF), which shifts the red pips' colour
+GLARE = 0.01  # share of the photo a patch of clipped white must cover to be a glare spot (`_glare_note`)
+GLARE_NEAR = 4  # tile sizes (short side of a face read) from the nearest face a glare spot may lie
+GLARE_NO_TILES = 0.06  # with no face read, a tile's size taken as this share of the photo's short side
+GLARE_SIDE = 512  # pixels: the long side the photo is shrunk to for finding the spot
 ANIMATION_NOTE = "the photo is an animation"
 ANIMATED = {"GIF": "a GIF", "PNG": "an animated PNG", "WEBP": "an animated WebP", "AVIF": "an animated AVIF",
             "TIFF": "pages"}  # formats whose further frames are a player's pictures (a JPEG's are not: `_frames_note`)
@@ -261,7 +265,8 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
     photo cannot show a red five, and a blank white dragon looks like a light back), its lower part (a JPEG cut
     short in copying decodes to rows of flat grey), or the faces' detail (the boxes of the face-up tiles read:
     over-exposed, more than half the middle of a third of them clipped white, which no white balance brings back;
-    measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md)."""
+    measured: tests/bench/bench_camera_shifts.py, models/MODEL_CARD.md), or, where they are not, the tiles a glare
+    spot among them hides (`_glare_note`)."""
     flat = 0
     for row in img[::-1]:
         if row.min() != row.max() or not GREY[0] <= row[0, 0] <= GREY[1]:
@@ -275,6 +280,8 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
         notes.append(f"{OVER_EXPOSED_NOTE}: {burnt} of {len(faces)} tile faces are burnt white in the middle, "
                      "so a white dragon looks like a light back and faint marks fade; check them, or take it again "
                      "with less light")
+    elif glare := _glare_note(img, faces):  # an over-exposed photo is told to take less light already
+        notes.append(glare)
     colour = _colour_note(img)
     if colour:
         notes.append(colour)
@@ -282,6 +289,43 @@ def picture_notes(img: np.ndarray, faces: Sequence[tuple[float, float, float, fl
         notes.append(f"the bottom {flat / len(img):.0%} of the photo is flat grey (a file cut short?): tiles there "
                      "were not seen")
     return notes
+
+
+def _glare_note(img: np.ndarray, faces: Sequence[tuple[float, float, float, float]]) -> str | None:
+    """A flash's or a lamp's hot spot: a patch of clipped white (GLARE share of the photo or more) solid enough to
+    hold a disc a tile across, where burnt faces would still show their marks and the gaps between them, lying
+    within GLARE_NEAR tile sizes of a face read (or anywhere, when none was: it may have hidden them all). The
+    over-exposure note counts the faces read only, and tiles under such a spot are not read at all. Measured on glare
+    copies of the shared photos and on clean photos and rendered scenes for false notes (models/MODEL_CARD.md)."""
+    h, w = img.shape[:2]
+    scale = min(1.0, GLARE_SIDE / max(h, w))  # the patch is large: a small copy shows it, at a fraction of the cost
+    small = cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else img
+    clipped = (small.min(axis=2) >= BURNT).astype(np.uint8)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(clipped, connectivity=8)
+    shorts = sorted(min(x2 - x1, y2 - y1) * scale for x1, y1, x2, y2 in faces)
+    tile = shorts[len(shorts) // 2] if shorts else min(clipped.shape) * GLARE_NO_TILES
+    for k in sorted(range(1, n), key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
+        x, y, bw, bh, area = (int(v) for v in stats[k])
+        if area < GLARE * clipped.size:
+            break
+        patch = np.pad((labels[y:y + bh, x:x + bw] == k).astype(np.uint8), 1)
+        if cv2.distanceTransform(patch, cv2.DIST_L2, 5).max() < tile / 2:
+            continue
+        if shorts and min(_gap((x, y, x + bw, y + bh), [v * scale for v in box]) for box in faces) > GLARE_NEAR * tile:
+            continue
+        cx, cy = centres[k] / scale
+        where = " ".join(dict.fromkeys((("top", "middle", "bottom")[min(2, int(3 * cy / h))],
+                                         ("left", "middle", "right")[min(2, int(3 * cx / w))])))
+        return (f"a bright glare spot (clipped white, {area / clipped.size:.0%} of the photo) covers part of the "
+                f"table in the {where} of the photo, around ({cx:.0f}, {cy:.0f}): tiles there may be missed; take it "
+                "again without the flash or from another angle")
+    return None
+
+
+def _gap(a: Sequence[float], b: Sequence[float]) -> float:
+    """Distance between two boxes (x1, y1, x2, y2); 0 when they touch or overlap."""
+    return float(np.hypot(max(0, b[0] - a[2], a[0] - b[2]), max(0, b[1] - a[3], a[1] - b[3])))
 
 
 def _colour_note(img: np.ndarray) -> str | None:
