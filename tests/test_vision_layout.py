@@ -21,9 +21,9 @@ W, H = 30.0, 40.0  # an upright tile's box in pixels
 SIZE = 1000.0  # square test image, so turning it keeps the size
 
 
-def up(name: str, x: float, y_bottom: float) -> SeenTile:
+def up(name: str, x: float, y_bottom: float, w: float = W) -> SeenTile:
     o = None if name == "back" else 0
-    return SeenTile(name, (x, y_bottom - H, x + W, y_bottom), 0.9, horizontal=False, orientation=o)
+    return SeenTile(name, (x, y_bottom - H, x + w, y_bottom), 0.9, horizontal=False, orientation=o)
 
 
 def side(name: str, x: float, y_bottom: float) -> SeenTile:
@@ -32,15 +32,17 @@ def side(name: str, x: float, y_bottom: float) -> SeenTile:
 
 
 def row(spec: str, x: float, y_bottom: float, gap: float = 1.0) -> tuple[list[SeenTile], float]:
-    """`spec` like "1m 2m s:7z b:back": s: sideways, otherwise upright. Returns tiles and the end x."""
+    """`spec` like "1m 2m s:7z back": s: sideways, _ a tile out of sight (its place left empty), otherwise upright.
+    Returns tiles and the end x."""
     tiles = []
     for item in spec.split():
         if item.startswith("s:"):
             tiles.append(side(item[2:], x, y_bottom))
             x += H + gap
-        else:
+            continue
+        if item != "_":
             tiles.append(up(item, x, y_bottom))
-            x += W + gap
+        x += W + gap
     return tiles, x
 
 

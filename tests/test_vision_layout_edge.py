@@ -9,37 +9,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from test_vision_layout import H, W, row, side, up
 
 from device.cli import main
 from vision.art import SHARED
 from vision.layout import FACE_DOWN_IN_HAND, HIDDEN, TWO_HANDS, build_view
 from vision.view import SeenTile
 
-W, H = 30.0, 40.0  # an upright tile's box in pixels
 SIZE = 1000
-
-
-def up(name: str, x: float, y_bottom: float, w: float = W) -> SeenTile:
-    o = None if name == "back" else 0
-    return SeenTile(name, (x, y_bottom - H, x + w, y_bottom), 0.9, horizontal=False, orientation=o)
-
-
-def side(name: str, x: float, y_bottom: float) -> SeenTile:
-    return SeenTile(name, (x, y_bottom - W, x + H, y_bottom), 0.9, horizontal=True, orientation=270)
-
-
-def row(spec: str, x: float, y_bottom: float, gap: float = 1.0) -> tuple[list[SeenTile], float]:
-    """`spec` like "1m 2m s:7z": s: sideways, _ a tile out of sight (its place left empty). Returns tiles, end x."""
-    tiles = []
-    for item in spec.split():
-        if item.startswith("s:"):
-            tiles.append(side(item[2:], x, y_bottom))
-            x += H + gap
-            continue
-        if item != "_":
-            tiles.append(up(item, x, y_bottom))
-        x += W + gap
-    return tiles, x
 
 
 def hand_with_gap(concealed: str, win_at: str = "row") -> list[SeenTile]:
