@@ -697,11 +697,16 @@ class Assistant:
             raise InputError(f"cannot record this hand: {p.error or 'it does not score'}")
         text = gp.hand_text(p.concealed, p.win, p.melds)
         win = gp.win_from_score(p.winner, p.score, text)
-        if p.tsumo:
-            state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)", p.hand)
-        else:
-            state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
-                                 f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)", p.hand)
+        self.proposal = None  # being recorded: no proposal left for the hand's end to call stale and drop
+        try:
+            if p.tsumo:
+                state = self._append(gp.tsumo_event(win), f"tsumo by seat {p.winner} (scanned)", p.hand)
+            else:
+                state = self._append(gp.ron_event(p.discarder, [win], p.riichi_discard),
+                                     f"ron by seat {p.winner} on seat {p.discarder}'s discard (scanned)", p.hand)
+        except Exception:
+            self.proposal = p
+            raise
         if p.scan_id and state.last_hand is not None:
             meta = {"game": self.game_id(), "hand_number": state.last_hand.number, "hand": text,
                     "image": p.image, "tiles": p.tiles, "photo": p.photo}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 
 import pytest
@@ -59,7 +60,8 @@ def test_tsumo_with_tiles_is_scored_here(assistant):
     assert sum(s["points"] for s in game["seats"]) == 100000
 
 
-def test_scan_propose_correct_confirm_links_the_photo(assistant):
+def test_scan_propose_correct_confirm_links_the_photo(assistant, caplog):
+    caplog.set_level(logging.INFO, logger="jantaku")
     p = assistant.scan_hand(winner=1, tsumo=True)
     assert p.photo == "01-added-kan.jpg"
     assert (p.concealed, p.win, p.melds, p.dora_indicators) == ("456s55p44z555z", "0p", ["added-kan:9999m"], "88m")
@@ -76,6 +78,8 @@ def test_scan_propose_correct_confirm_links_the_photo(assistant):
     assert game["last"]["photo"]["url"] == f"/photo/{p.scan_id}.jpg"
     assert game["last"]["photo"]["tiles"][0]["tile"] == "0p"
     assert game["last"]["winners"][0]["limit"] == "haneman"
+    # fixed (a soak): the hand it recorded ended the hand, so the log also said the proposal was dropped
+    assert "tsumo by seat 1 (scanned)" in caplog.text and "proposal dropped" not in caplog.text
 
 
 def test_a_red_five_scanned_at_a_table_whose_rules_have_none_is_scored_as_a_plain_five(tmp_path):
