@@ -230,7 +230,7 @@ def _check_pin(pin: str) -> tuple[str, int, dict[str, str]] | None:
     sent = pin.encode("utf-8", "surrogatepass")  # a lone surrogate from JSON is a wrong PIN, not a 500
     if not hmac.compare_digest(sent, expected.encode()):
         limiter.failed(client)
-        current_app.logger.warning("wrong PIN from %s", client)
+        log.warning("wrong PIN from %s", client)
         return "wrong PIN", 403, {}
     limiter.succeeded(client)
     session.clear()
