@@ -45,6 +45,13 @@ def settle(panel):
     time.sleep(0.02)
 
 
+def scan_tsumo(factory, panel, seat):
+    """TSUMO, then the winner's seat button: the panel scans the table for that seat's self-drawn win."""
+    tap(factory, panel.config.tsumo_button)
+    tap(factory, panel.config.riichi_buttons[seat])
+    settle(panel)
+
+
 def seats(assistant):
     return assistant.snapshot()["game"]["seats"]
 
@@ -284,9 +291,7 @@ def test_a_failed_scan_leaves_nothing_to_confirm(rig):
     assistant, panel, factory = rig
     cfg = panel.config
     camera, assistant.camera = assistant.camera, None  # the camera fails
-    tap(factory, cfg.tsumo_button)
-    tap(factory, cfg.riichi_buttons[2])
-    settle(panel)
+    scan_tsumo(factory, panel, 2)
     assert assistant.status == "error" and "no camera" in assistant.status_message and panel.mode == "idle"
     assert assistant.proposal is None
     assistant.camera = camera
@@ -299,9 +304,7 @@ def test_a_failed_scan_leaves_nothing_to_confirm(rig):
 def test_a_hand_replaced_on_the_page_is_not_confirmed_from_the_panel(rig):
     assistant, panel, factory = rig
     cfg = panel.config
-    tap(factory, cfg.tsumo_button)
-    tap(factory, cfg.riichi_buttons[1])
-    settle(panel)
+    scan_tsumo(factory, panel, 1)
     assert panel.mode == "confirm"
     assistant.scan_hand(winner=3, tsumo=True)  # the keeper scans another winner on the page
     tap(factory, cfg.tsumo_button)
@@ -396,9 +399,7 @@ def test_a_hand_recorded_on_the_page_ends_what_the_panel_was_doing_for_it(rig):
     assistant, panel, factory = rig
     cfg = panel.config
     assistant.camera.select("02-seven-pairs.jpg")
-    tap(factory, cfg.tsumo_button)
-    tap(factory, cfg.riichi_buttons[0])
-    settle(panel)
+    scan_tsumo(factory, panel, 0)
     assert panel.mode == "confirm" and assistant.proposal is not None
     assistant.record_tsumo({"seat": 0, "han": 2, "fu": 30})  # the same win, typed on the page
     assert assistant.proposal is None  # it belonged to the hand just recorded
@@ -484,9 +485,7 @@ def test_tsumo_does_not_record_a_scan_whose_hand_another_process_ended(unwatched
     recorded the scanned tsumo into the next hand."""
     assistant, panel, factory = unwatched_rig
     cfg = panel.config
-    tap(factory, cfg.tsumo_button)
-    tap(factory, cfg.riichi_buttons[1])
-    settle(panel)
+    scan_tsumo(factory, panel, 1)
     assert panel.mode == "confirm"
     outside_draw(assistant)
     tap(factory, cfg.tsumo_button)
@@ -501,9 +500,7 @@ def test_a_game_ended_on_the_page_ends_the_hand_the_panel_waited_to_record(rig):
     to be recorded: press TSUMO" while TSUMO said the game was over, and the first long press only dropped it."""
     assistant, panel, factory = rig
     cfg = panel.config
-    tap(factory, cfg.tsumo_button)
-    tap(factory, cfg.riichi_buttons[1])
-    settle(panel)
+    scan_tsumo(factory, panel, 1)
     assistant.end_game("time called")
     assert assistant.proposal is None
     tap(factory, cfg.riichi_buttons[1])
@@ -518,9 +515,7 @@ def test_the_panel_stops_waiting_when_its_hand_is_confirmed_or_dropped_on_the_pa
     unchecked, as if it were the panel's."""
     assistant, panel, factory = rig
     cfg = panel.config
-    tap(factory, cfg.tsumo_button)
-    tap(factory, cfg.riichi_buttons[2])
-    settle(panel)
+    scan_tsumo(factory, panel, 2)
     assert panel.mode == "confirm" and "press TSUMO again" in panel.describe()["mode_text"]
     if elsewhere == "confirmed":
         assistant.confirm_proposal()
