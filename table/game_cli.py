@@ -752,8 +752,10 @@ def _cmd_export(args) -> int:
 
 
 def read_events(path: Path) -> list:
-    """Events from a JSON-lines file (blank lines and lines starting with # are skipped)."""
+    """Events from a JSON-lines file (blank lines and lines starting with # are skipped); a line the JSON parser
+    cannot take (nested too deep, a number too long) is named like any other bad line, not a traceback."""
     from table.events import event_from_json
+    from table.jsonl_input import unique_fields
 
     try:
         text = path.read_text(encoding="utf-8-sig")  # a BOM, as Windows Notepad writes one
@@ -767,13 +769,17 @@ def read_events(path: Path) -> list:
         if not line or line.startswith("#"):
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, object_pairs_hook=unique_fields)
+            events.append(event_from_json(data))
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}:{number}: not JSON ({exc.msg})") from None
-        try:
-            events.append(event_from_json(data))
         except InputError as exc:
             raise InputError(f"{path}:{number}: {exc}") from None
+        except RecursionError:
+            raise InputError(f"{path}:{number}: not an event: nested too deep") from None
+        except ValueError:  # the only other one: an integer past Python's digit limit for int()
+            raise InputError(f"{path}:{number}: a number is too long (over {sys.get_int_max_str_digits()} digits)"
+                             ) from None
     return events
 
 

@@ -1,8 +1,22 @@
-"""Field checks every `jantaku score --jsonl` input line shares, riichi or not, so both streams word faults alike."""
+"""Field checks every `jantaku score --jsonl` input line shares, riichi or not, so both streams word faults alike;
+and the one check every JSON object a person wrote gets (an event file, an API body): no field given twice."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from table.errors import InputError
+
+
+def unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`json.loads`'s `object_pairs_hook`: an object naming a field twice is refused, as an option given twice is on
+    the command line (JSON keeps the last one, so `{"seat": 1, "seat": 2}` recorded seat 2 without a word)."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise InputError(f"the field \"{key}\" is given twice in one object: give it once")
+        obj[key] = value
+    return obj
 
 
 def jsonl_object(obj: object, known: frozenset[str]) -> dict:

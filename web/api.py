@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from table.errors import InputError
+from table.jsonl_input import unique_fields
 from web.auth import csrf_token, keeper_required
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -33,7 +34,11 @@ def body() -> dict[str, Any]:
     if not request.is_json:
         raise InputError("the request body must be JSON (Content-Type: application/json)")
     try:
-        data = json.loads(raw)  # bytes: UTF-8 (a BOM allowed), or UTF-16/32 as the standard library detects them
+        # bytes: UTF-8 (a BOM allowed), or UTF-16/32 as the standard library detects them; a field given twice is
+        # refused (JSON keeps the last: {"seat": 1, "seat": 2} declared seat 2's riichi)
+        data = json.loads(raw, object_pairs_hook=unique_fields)
+    except InputError:
+        raise
     except UnicodeDecodeError as exc:
         raise InputError(f"the request body is not UTF-8 text (a bad byte at position {exc.start})") from None
     except json.JSONDecodeError as exc:
