@@ -24,10 +24,11 @@ def assistant():
     return current_app.extensions["jantaku"]
 
 
-def body() -> dict[str, Any]:
+def body(*known: str) -> dict[str, Any]:
     """The JSON object sent, {} for no body. A body that is not one is refused with what is wrong with it (a script's
     author needs more than "must be JSON" when the Content-Type was right); only a body sent under another
-    Content-Type is told to send application/json."""
+    Content-Type is told to send application/json. With `known`, the fields the request takes: any other is
+    refused (`only`)."""
     raw = request.get_data(cache=True)
     if not raw:
         return {}
@@ -51,7 +52,31 @@ def body() -> dict[str, Any]:
                          ) from None
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object")
+    return only(data, known) if known else data
+
+
+WINNER = ("seat", "han", "fu", "yakuman", "hand")
+HAND = ("concealed", "win", "melds", "dora_indicators", "ura_indicators", "flags")
+
+
+def only(data: dict[str, Any], known: tuple[str, ...], where: str = "") -> dict[str, Any]:
+    """`data`, when it has no field but `known`. A field the request does not take was dropped without a word, so a
+    misspelt one recorded another game: `riichi_discrad` left the discarder's stick on the table, a hand's `dora`
+    priced it without them, `rules` started a game under the device's preset."""
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        takes = ", ".join(k for k in known if k != "seen")
+        raise InputError(f"unknown field(s) {', '.join(unknown)}{where}: known are {takes}")
     return data
+
+
+def winner_fields(winner: Any, known: tuple[str, ...], where: str) -> None:
+    """A winner's fields (a ron's `winners` entry, a tsumo's body) and its hand's, checked by `only`; a winner that is
+    no object is left to the game's own message."""
+    if isinstance(winner, dict):
+        only(winner, known, where)
+        if isinstance(winner.get("hand"), dict):
+            only(winner["hand"], HAND, f"{where}'s hand")
 
 
 def need(data: dict[str, Any], key: str) -> Any:
@@ -91,7 +116,7 @@ def keeper_state():
 @bp.post("/game")
 @keeper_required
 def new_game():
-    data = body()
+    data = body("players", "preset")
     players = need(data, "players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InputError("players must be a list of four names")
@@ -106,7 +131,7 @@ def new_game():
 @keeper_required
 @game_write
 def riichi():
-    assistant().declare_riichi(need(body(), "seat"))
+    assistant().declare_riichi(need(body("seat", "seen"), "seat"))
     return done()
 
 
@@ -114,7 +139,10 @@ def riichi():
 @keeper_required
 @game_write
 def ron():
-    data = body()
+    data = body("discarder", "winners", "riichi_discard", "seen")
+    if isinstance(data.get("winners"), list):
+        for number, winner in enumerate(data["winners"], start=1):
+            winner_fields(winner, WINNER, f" in winner {number}")
     assistant().record_ron(need(data, "discarder"), need(data, "winners"), data.get("riichi_discard", False))
     return done()
 
@@ -123,7 +151,9 @@ def ron():
 @keeper_required
 @game_write
 def tsumo():
-    assistant().record_tsumo(body())
+    data = body()
+    winner_fields(data, (*WINNER, "seen"), " in the winner")
+    assistant().record_tsumo(data)
     return done()
 
 
@@ -131,7 +161,7 @@ def tsumo():
 @keeper_required
 @game_write
 def draw():
-    data = body()
+    data = body("tenpai", "nagashi", "dead", "seen")
     assistant().record_draw(need(data, "tenpai"), data.get("nagashi", []), data.get("dead", []))
     return done()
 
@@ -140,7 +170,7 @@ def draw():
 @keeper_required
 @game_write
 def abortive():
-    assistant().record_abortive_draw(need(body(), "reason"))
+    assistant().record_abortive_draw(need(body("reason", "seen"), "reason"))
     return done()
 
 
@@ -148,7 +178,7 @@ def abortive():
 @keeper_required
 @game_write
 def chombo():
-    assistant().record_chombo(need(body(), "seat"))
+    assistant().record_chombo(need(body("seat", "seen"), "seat"))
     return done()
 
 
@@ -156,7 +186,7 @@ def chombo():
 @keeper_required
 @game_write
 def pao():
-    data = body()
+    data = body("winner", "liable", "seen")
     assistant().record_pao(need(data, "winner"), need(data, "liable"))
     return done()
 
@@ -165,7 +195,7 @@ def pao():
 @keeper_required
 @game_write
 def adjust():
-    data = body()
+    data = body("amounts", "reason", "seen")
     assistant().record_adjustment(need(data, "amounts"), need(data, "reason"))
     return done()
 
@@ -174,7 +204,7 @@ def adjust():
 @keeper_required
 @game_write
 def penalty():
-    data = body()
+    data = body("seat", "points", "reason", "seen")
     assistant().record_penalty(need(data, "seat"), need(data, "points"), need(data, "reason"))
     return done()
 
@@ -183,7 +213,7 @@ def penalty():
 @keeper_required
 @game_write
 def end():
-    assistant().end_game(body().get("reason", "time called"))
+    assistant().end_game(body("reason", "seen").get("reason", "time called"))
     return done()
 
 
@@ -191,6 +221,7 @@ def end():
 @keeper_required
 @game_write
 def undo():
+    body("seen")
     assistant().undo()
     return done()
 
@@ -199,6 +230,7 @@ def undo():
 @keeper_required
 @game_write
 def redo():
+    body("seen")
     assistant().redo()
     return done()
 
@@ -206,7 +238,7 @@ def redo():
 @bp.post("/scan")
 @keeper_required
 def scan():
-    data = body()
+    data = body("winner", "discarder", "tsumo", "photo", "riichi_discard")
     proposal = assistant().scan_hand(data.get("winner"), data.get("discarder"), data.get("tsumo"), data.get("photo"),
                                      data.get("riichi_discard"))
     return done(proposal=proposal.to_json())
@@ -225,6 +257,7 @@ def correct():
 @keeper_required
 @game_write
 def confirm():
+    body("seen")
     assistant().confirm_proposal()
     return done()
 
@@ -239,7 +272,7 @@ def discard():
 @bp.post("/furiten")
 @keeper_required
 def furiten():
-    data = body()
+    data = body("seat", "hand", "melds", "discards", "read_pond", "photo")
     result = assistant().check_furiten(need(data, "seat"), data.get("hand"), data.get("melds"), data.get("discards"),
                                        data.get("read_pond", False), data.get("photo"))
     return done(furiten=result)
@@ -300,7 +333,7 @@ def panel_press():
         return jsonify(error="no panel is running in this process"), 404
     if not panel.is_mock:
         return jsonify(error="the panel has real pins: press the real button"), 409
-    data = body()
+    data = body("button", "hold")
     button = need(data, "button")
     hold = data.get("hold", False)
     if not isinstance(button, str) or not isinstance(hold, bool):
