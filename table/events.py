@@ -12,17 +12,22 @@ its value (points, fan): what each seat pays follows from it and the system's pa
 
 Seats are 0..3 in the order the players were given (seat 0 is the first dealer, chiicha).
 The JSON form of each event is `{"type": <TYPE>, ...fields}`; README "Keeping a game" documents it.
+An event a person wrote (`jantaku game replay FILE`) is read `typed`: also refused where the command line would refuse
+it (a draw that does not say who was tenpai, a payment of 0 or not in 100s, 14 han without a price), checks a stored
+log skips so that a game kept before them still loads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from datetime import datetime
 from typing import Any, ClassVar
 
 from table.errors import InputError
 
 MAX_POINTS = 1_000_000  # no hand pays, no adjustment moves, more: six dealer yakuman by ron are 288,000
+MAX_HAN, MAX_YAKUMAN = 13, 6  # what `jantaku game ron --han/--yakuman` take: more han count as 13
 
 
 def _seat(value: Any, what: str) -> int:
@@ -56,6 +61,43 @@ def _text(value: Any, what: str) -> str:
     return value.strip()
 
 
+def _record(value: Any, what: str) -> str:
+    """Text kept for the record (a hand's tiles, a yaku's name): a number or an object there is a slip, which `str`
+    would have kept as "123" or "{'a': 1}"."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be text, not {value!r}")
+    return value
+
+
+def _named(entries: Any, what: str, one: str, number: str) -> tuple[tuple[str, int], ...]:
+    """A win's `yaku` ({"name", "han"}) or `patterns` ({"name", "points"}), each with no other field."""
+    entries = entries or []
+    shape = f"{what} must be a list of {{\"name\", \"{number}\"}} objects"
+    if not isinstance(entries, list) or not all(isinstance(e, Mapping) and "name" in e for e in entries):
+        raise InputError(shape)
+    for entry in entries:
+        extra = sorted(set(entry) - {"name", number})
+        if extra:
+            raise InputError(f"{shape}, not with {', '.join(extra)}")
+    return tuple((_record(e["name"], f"a {one}'s name"), _int(e.get(number, 0), f"{one} {number}")) for e in entries)
+
+
+def _started_at(value: Any, *, typed: bool) -> str | None:
+    """When the game started: ISO 8601 text, as `GameStore.new_game` writes it (a file's is checked, so the pages do
+    not show "yesterday" or a number as the start)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"started_at must be a date and time as text (ISO 8601), not {value!r}")
+    if typed:
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise InputError(f"started_at {value[:40]!r} is not a date and time in ISO 8601, e.g. "
+                             "2026-03-14T19:30:00+00:00") from None
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class HandValue:
     """A hand's price without honba or sticks (same shape as `table.payments.Payment`).
@@ -81,7 +123,9 @@ class HandValue:
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> HandValue:
+    def from_json(cls, data: Any, *, typed: bool = False) -> HandValue:
+        """`typed`: a price a person wrote, which the scorer never gives: 0, or not in 100s (riichi pays in sticks
+        of 100, and only riichi wins carry a price)."""
         if not isinstance(data, Mapping):
             raise InputError(f"payment must be an object like {{\"ron\": 3900}}, not {data!r}")
         unknown = set(data) - {"ron", "tsumo_dealer", "tsumo_other", "limit"}
@@ -89,11 +133,21 @@ class HandValue:
             raise InputError(f"payment has unknown fields: {', '.join(sorted(unknown))}")
 
         def opt(key: str) -> int | None:
-            return None if data.get(key) is None else _int(data[key], f"payment {key}", maximum=MAX_POINTS)
+            if data.get(key) is None:
+                return None
+            amount = _int(data[key], f"payment {key}", minimum=100 if typed else 0, maximum=MAX_POINTS)
+            if typed and amount % 100:
+                raise InputError(f"payment {key} must be in 100s (the smallest stick), not {amount:,}")
+            return amount
 
-        value = cls(opt("ron"), opt("tsumo_dealer"), opt("tsumo_other"), str(data.get("limit") or ""))
+        value = cls(opt("ron"), opt("tsumo_dealer"), opt("tsumo_other"),
+                    "" if data.get("limit") is None else _record(data["limit"], "payment limit"))
         if value.ron is None and value.tsumo_other is None:
             raise InputError("payment needs \"ron\" or \"tsumo_other\" (and \"tsumo_dealer\" for a non-dealer)")
+        if value.ron is not None and (value.tsumo_dealer, value.tsumo_other) != (None, None):
+            # one of the two was dropped when the event was stored: a tsumo read back as a ron's price
+            raise InputError("payment gives both a ron price and a tsumo price: give \"ron\" for a ron, "
+                             "\"tsumo_dealer\" and \"tsumo_other\" for a tsumo")
         return value
 
     @classmethod
@@ -142,7 +196,9 @@ class Win:
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> Win:
+    def from_json(cls, data: Any, *, typed: bool = False) -> Win:
+        """`typed`: a win a person wrote; without a price, its han and yakuman are held to what `jantaku game ron`
+        takes (a priced win keeps the scorer's count, a kazoe hand's 14 han among them, for the record)."""
         if not isinstance(data, Mapping):
             raise InputError(f"a win must be an object with a \"seat\", not {data!r}")
         unknown = set(data) - {"seat", "han", "fu", "yakuman", "payment", "yaku", "hand", "value", "patterns"}
@@ -150,22 +206,18 @@ class Win:
             raise InputError(f"a win has unknown fields: {', '.join(sorted(unknown))}")
         if "seat" not in data:
             raise InputError("a win needs a \"seat\"")
-        yaku = data.get("yaku") or []
-        if not isinstance(yaku, list) or not all(isinstance(y, Mapping) and "name" in y for y in yaku):
-            raise InputError("yaku must be a list of {\"name\", \"han\"} objects")
-        patterns = data.get("patterns") or []
-        if not isinstance(patterns, list) or not all(isinstance(p, Mapping) and "name" in p for p in patterns):
-            raise InputError("patterns must be a list of {\"name\", \"points\"} objects")
+        priced = data.get("payment") is not None
+        most = {"han": MAX_HAN, "yakuman": MAX_YAKUMAN} if typed and not priced else {}
         return cls(
             seat=_seat(data["seat"], "winner"),
-            han=_int(data.get("han", 0), "han"),
+            han=_int(data.get("han", 0), "han", maximum=most.get("han")),
             fu=_int(data.get("fu", 0), "fu"),
-            yakuman=_int(data.get("yakuman", 0), "yakuman"),
-            payment=None if data.get("payment") is None else HandValue.from_json(data["payment"]),
-            yaku=tuple((str(y["name"]), _int(y.get("han", 0), "yaku han")) for y in yaku),
-            hand=None if data.get("hand") is None else str(data["hand"]),
+            yakuman=_int(data.get("yakuman", 0), "yakuman", maximum=most.get("yakuman")),
+            payment=HandValue.from_json(data["payment"], typed=typed) if priced else None,
+            yaku=_named(data.get("yaku"), "yaku", "yaku", "han"),
+            hand=None if data.get("hand") is None else _record(data["hand"], "a win's hand"),
             value=_int(data.get("value", 0), "value"),
-            patterns=tuple((str(p["name"]), _int(p.get("points", 0), "pattern points")) for p in patterns),
+            patterns=_named(data.get("patterns"), "patterns", "pattern", "points"),
         )
 
 
@@ -369,8 +421,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
 _FIELDS: dict[str, set[str]] = {kind: {f.name for f in fields(cls)} for kind, cls in EVENT_TYPES.items()}
 
 
-def event_from_json(data: Any) -> Event:
-    """Build an event from its JSON object, or InputError naming the first fault."""
+def event_from_json(data: Any, *, typed: bool = False) -> Event:
+    """Build an event from its JSON object, or InputError naming the first fault. `typed`: an event a person wrote
+    (an event file), also held to what the command line takes; a stored log is read without, so that it loads."""
     if not isinstance(data, Mapping):
         raise InputError(f"an event must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")
@@ -390,8 +443,7 @@ def event_from_json(data: Any) -> Event:
         if not isinstance(players, list) or len(players) != 4:
             raise InputError("game_started needs \"players\": a list of 4 names in seat order")
         names = tuple(_text(p, "a player's name") for p in players)
-        started = data.get("started_at")
-        return GameStarted(names, _text(need("preset"), "preset"), None if started is None else str(started))
+        return GameStarted(names, _text(need("preset"), "preset"), _started_at(data.get("started_at"), typed=typed))
     if kind == "riichi":
         return RiichiDeclared(_seat(need("seat"), "riichi seat"))
     if kind == "ron":
@@ -401,11 +453,14 @@ def event_from_json(data: Any) -> Event:
         first, declared = data.get("first_discarder"), data.get("riichi_discard", False)
         if not isinstance(declared, bool):
             raise InputError("ron's \"riichi_discard\" must be true or false")
-        return Ron(_seat(need("discarder"), "discarder"), tuple(Win.from_json(w) for w in wins),
+        return Ron(_seat(need("discarder"), "discarder"), tuple(Win.from_json(w, typed=typed) for w in wins),
                    None if first is None else _seat(first, "first discarder"), declared)
     if kind == "tsumo":
-        return Tsumo(Win.from_json(need("win")))
+        return Tsumo(Win.from_json(need("win"), typed=typed))
     if kind == "draw":
+        if typed and "tenpai" not in data:  # left out, a tenpai dealer lost the deal: `game draw` asks too
+            raise InputError("draw needs \"tenpai\": the seats that were tenpai, [] when all four were noten (and in "
+                             "Zung Jung and MCR, which keep no tenpai)")
         return ExhaustiveDraw(_seats(data.get("tenpai", []), "tenpai"), _seats(data.get("nagashi", []), "nagashi"),
                               _seats(data.get("dead", []), "dead"))
     if kind == "abortive_draw":

@@ -752,8 +752,9 @@ def _cmd_export(args) -> int:
 
 
 def read_events(path: Path) -> list:
-    """Events from a JSON-lines file (blank lines and lines starting with # are skipped); a line the JSON parser
-    cannot take (nested too deep, a number too long) is named like any other bad line, not a traceback."""
+    """Events from a JSON-lines file (blank lines and lines starting with # are skipped), read as a person's typing
+    (`typed`: held to what the command line takes); a line the JSON parser cannot take (nested too deep, a number
+    too long) is named like any other bad line, not a traceback."""
     from table.events import event_from_json
     from table.jsonl_input import unique_fields
 
@@ -770,7 +771,7 @@ def read_events(path: Path) -> list:
             continue
         try:
             data = json.loads(line, object_pairs_hook=unique_fields)
-            events.append(event_from_json(data))
+            events.append(event_from_json(data, typed=True))
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}:{number}: not JSON ({exc.msg})") from None
         except InputError as exc:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from helpers_device import make_assistant
+from helpers_game import ok
 
 from web import create_app
 
@@ -124,3 +125,98 @@ def test_the_keeper_pages_bodies_still_go_through(api):
     seen = resp.get_json()["state"]["game_version"]
     assert client.post("/api/tsumo", json={"seat": 2, "han": 2, "fu": 30, "seen": seen},
                        headers=headers).status_code == 200
+
+
+# -- an event file is held to what the command line takes -----------------------------------------------------
+
+RON = {"type": "ron", "discarder": 0, "wins": [{"seat": 1}]}
+
+
+def ron_with(**win) -> str:
+    return json.dumps({**RON, "wins": [{"seat": 1, **win}]})
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # all four noten: the dealer lost the deal and nobody was paid, where `game draw` asks who was tenpai
+        ('{"type": "draw"}', 'draw needs "tenpai": the seats that were tenpai, [] when all four were noten'),
+        # a ron that paid nothing, and one off by a point: the scorer gives neither
+        (ron_with(payment={"ron": 0}), "payment ron must be 100 or more, not 0"),
+        (ron_with(payment={"ron": 3901}), "payment ron must be in 100s (the smallest stick), not 3,901"),
+        (json.dumps({"type": "tsumo", "win": {"seat": 1, "payment": {"tsumo_dealer": 2000, "tsumo_other": 50}}}),
+         "payment tsumo_other must be 100 or more, not 50"),
+        # priced by the preset as 13 han and 6 yakuman: `game ron --han 99` is refused as a typo
+        (ron_with(han=99, fu=30), "han must be at most 13, not 99"),
+        (ron_with(yakuman=60), "yakuman must be at most 6, not 60"),
+        # kept for the record as "123" and "{'a': 1}"
+        (ron_with(han=3, fu=30, hand=123), "a win's hand must be text, not 123"),
+        (ron_with(han=3, fu=30, yaku=[{"name": 5, "han": 1}]), "a yaku's name must be text, not 5"),
+        (ron_with(han=3, fu=30, yaku=[{"name": "Riichi", "han": 1, "fu": 30}]),
+         'yaku must be a list of {"name", "han"} objects, not with fu'),
+        (ron_with(han=3, fu=30, payment={"ron": 3900, "limit": 5}), "payment limit must be text, not 5"),
+    ],
+)
+def test_an_event_file_is_refused_where_the_command_line_would_refuse_it(jantaku, tmp_path, line, message):
+    code, out, err = replay(jantaku, tmp_path, line)
+    assert code == 2 and out == "" and f"events.jsonl:2: {message}" in err, err
+
+
+def test_a_payment_giving_a_ron_and_a_tsumo_price_is_refused_wherever_it_comes_from(jantaku, tmp_path):
+    """A tsumo with {"ron", "tsumo_dealer", "tsumo_other"} was scored on its tsumo price and stored with its ron
+    price alone, so the stored game no longer loaded ("Bob's tsumo needs a tsumo payment")."""
+    from table.errors import InputError
+    from table.events import event_from_json
+
+    both = {"type": "tsumo", "win": {"seat": 1, "payment": {"ron": 8000, "tsumo_dealer": 4000, "tsumo_other": 2000}}}
+    code, _, err = replay(jantaku, tmp_path, json.dumps(both))
+    assert code == 2 and "payment gives both a ron price and a tsumo price" in err
+    with pytest.raises(InputError, match="both a ron price and a tsumo price"):
+        event_from_json(both)
+
+
+@pytest.mark.parametrize(
+    ("started_at", "message"),
+    [(5, "started_at must be a date and time as text (ISO 8601), not 5"),
+     ({"day": 1}, "started_at must be a date and time as text"),
+     ("yesterday", "started_at 'yesterday' is not a date and time in ISO 8601")],
+)
+def test_a_game_start_time_that_is_no_time_is_refused(jantaku, tmp_path, started_at, message):
+    path = tmp_path / "events.jsonl"
+    path.write_text(json.dumps({**START, "started_at": started_at}) + "\n", encoding="utf-8")
+    code, _, err = jantaku("game", "replay", str(path), "--json")
+    assert code == 2 and f"events.jsonl:1: {message}" in err, err
+
+
+def test_what_the_command_line_records_still_replays_from_its_export(jantaku, tmp_path):
+    """A kazoe hand is kept with the scorer's 14 han beside its price, an all-noten draw with "tenpai": [], the start
+    with its time: the file checks leave an export as it is."""
+    ok(jantaku, "game", "new", "--players", "Ann,Bob,Cid,Dee")
+    ok(jantaku, "game", "draw", "--tenpai", "none")
+    ok(jantaku, "game", "riichi", "Bob")
+    ok(jantaku, "game", "tsumo", "Bob", "--hand", "1122334455667p", "--win", "7p", "--dora", "9p")
+    exported = ok(jantaku, "game", "export")
+    assert '"han": 14' in exported and '"tenpai": []' in exported and '"started_at": "' in exported
+    log = tmp_path / "export.jsonl"
+    log.write_text(exported, encoding="utf-8")
+    replayed = json.loads(ok(jantaku, "game", "replay", str(log), "--json"))
+    assert replayed == {k: v for k, v in json.loads(ok(jantaku, "game", "show", "--json")).items() if k != "game_id"}
+    # Bob deals after the draw: his kazoe tsumo is 16000 all, with a honba's 100 each
+    assert replayed["points"] == [25000 - 16100, 25000 - 1000 + 48300 + 1000, 25000 - 16100, 25000 - 16100]
+
+
+def test_a_stored_log_is_not_held_to_the_file_checks(tmp_path):
+    """An unpriced 14-han win and a draw without "tenpai" in the database (written by hand, or by a version that
+    wrote them) still load: the checks are for a file being replayed, as `check_new`'s are."""
+    from table.store import GameStore
+
+    with GameStore(tmp_path / "old.db") as store:
+        game = store.new_game(["Ann", "Bob", "Cid", "Dee"], "tenhou")
+        with store._db:
+            for seq, event in enumerate(({"type": "draw"},
+                                         {"type": "ron", "discarder": 0, "wins": [{"seat": 1, "han": 14}]}), start=2):
+                store._db.execute("INSERT INTO log (game_id, seq, type, payload, recorded_at) "
+                                  "VALUES (?, ?, ?, ?, 'then')", (game, seq, event["type"], json.dumps(event)))
+    with GameStore(tmp_path / "old.db") as store:
+        state = store.state(game)
+        assert state.dealer == 1 and state.points == (25000 - 48300, 25000 + 48300, 25000, 25000) and state.over
