@@ -18,7 +18,7 @@ from table.errors import InputError
 from table.game import SYSTEM_TITLES
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld, read_tiles
 from table.hand_rules import HandRules
-from table.jsonl_input import hand_fields, jsonl_object, wind_fields
+from table.jsonl_input import hand_fields, jsonl_object, loads_unique, wind_fields
 from table.presets import DEFAULT_PRESET, PRESET_NAMES, get_preset
 from table.scoring import ScoreResult, Situation, score_hand
 from table.tiles import WIND_LETTERS, Tile, parse_tiles, to_mpsz, wind_index
@@ -269,7 +269,7 @@ def score_stream(lines: Iterable[str | bytes], out: IO[str], default_rules: str 
         if not line.strip():
             continue
         try:
-            result = score_object(loads(line), default_rules).to_json()
+            result = score_object(loads_unique(line, loads), default_rules).to_json()
             if not result["valid"]:
                 status = max(status, 1)
         except orjson.JSONDecodeError as exc:

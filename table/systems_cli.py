@@ -20,7 +20,7 @@ from typing import IO
 from table.cli_options import Once
 from table.errors import InputError
 from table.hand import Hand, meld_from_json, parse_hand, parse_meld
-from table.jsonl_input import hand_fields, jsonl_object, wind_fields
+from table.jsonl_input import hand_fields, jsonl_object, unique_fields, wind_fields
 from table.mcr import BASE
 from table.tiles import WIND_LETTERS, parse_tiles, to_mpsz, wind_index
 
@@ -367,7 +367,7 @@ def score_stream(lines: IO[str], out: IO[str], *, system: str, defaults: dict[st
             continue
         obj: object = None
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=unique_fields)
             result = score_object(obj, system, defaults)
             if not result["valid"]:
                 status = max(status, 1)

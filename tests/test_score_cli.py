@@ -128,6 +128,23 @@ def test_jsonl_exit_codes():
     assert score_stream(iter([no_yaku, "[]\n"]), io.StringIO()) == 2
 
 
+@pytest.mark.parametrize("line", [
+    '{"hand": "123m456p789s1122z", "win": "1z", "seat": "S", "seat": "E"}',
+    b'{"hand": "123m456p789s1122z", "win": "1z", "melds": [{"kind": "pon", "kind" : "chi", "tiles": "111z"}]}',
+])
+def test_jsonl_a_field_given_twice_is_bad_input_not_the_last_one_kept(line):
+    """orjson keeps the last "seat", which scored a non-dealer's hand as the dealer's."""
+    out = io.StringIO()
+    assert score_stream(iter([line]), out) == 2
+    assert "given twice" in json.loads(out.getvalue())["error"]
+
+
+def test_jsonl_a_value_holding_a_key_end_is_still_read():
+    out = io.StringIO()
+    assert score_stream(iter(['{"hand": "123m456p789s1122z", "win": "1z", "rules": "a\\":b"}']), out) == 2
+    assert "rules" in json.loads(out.getvalue())["error"] and "twice" not in out.getvalue()
+
+
 @pytest.mark.parametrize("melds", [{}, "", 0, False])
 def test_jsonl_melds_of_another_type_are_bad_input_even_when_empty(melds):
     out = io.StringIO()

@@ -215,6 +215,13 @@ def test_riichi_stays_the_default(capsys):
     assert code == 0 and "yaku" in obj and "patterns" not in obj
 
 
+def test_jsonl_a_field_given_twice_is_bad_input():
+    out = io.StringIO()
+    line = '{"hand": "123m456m789m234p5p", "win": "5p", "self_drawn": true, "self_drawn": false}\n'
+    assert score_stream(io.StringIO(line), out, system="zungjung") == 2
+    assert "given twice" in json.loads(out.getvalue())["error"]
+
+
 def test_jsonl_stream_scores_each_line_and_reports_bad_lines():
     lines = io.StringIO(
         '{"hand": "123m456m789m234p5p", "win": "5p"}\n'
