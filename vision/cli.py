@@ -17,6 +17,7 @@ from dataclasses import replace
 from table.cli_options import Once
 from table.errors import InputError
 from vision.classes import plain_face
+from vision.corrections import Corrected, parse_added, parse_fixes, summary, with_corrections
 from vision.view import TableView
 
 
@@ -40,6 +41,13 @@ def register(commands, bench) -> None:
                             "white dragon looks like a back)")
     s.add_argument("--win", metavar="TILE", action=Once, help="the winning tile, one of the hand's, when the photo "
                    "does not set it apart (the hand laid in one row)")
+    s.add_argument("--add", action="append", default=[], metavar="TILES",
+                   help="tiles of the concealed hand the photo does not show (a finger across the row, a tile out of "
+                   "the picture), e.g. 4m, or 45m for two (repeatable)")
+    s.add_argument("--fix", action="append", default=[], metavar="READ=TRUE",
+                   help="a tile read as READ is really TRUE, e.g. 9s=5z, or back=5z for a tile read face down "
+                   "(repeatable, one tile each); hand:, win: or meld1: to meld4: before it says where, when READ was "
+                   "read in more than one place")
     s.add_argument("--json", action="store_true", help="print one JSON object: the score and what was read")
     s.add_argument("--overlay", metavar="OUT.jpg", action=Once,
                    help="write the photo with every box and tile name drawn")
@@ -259,7 +267,9 @@ def with_hidden_red_fives(view: TableView, rules) -> TableView:
         if notes else view
 
 
-def describe(view: TableView) -> str:
+def describe(view: TableView, unsure: str | None = None) -> str:
+    """The reading as text; `unsure`: the Unsure line when the view's own cannot say it (tiles the player added,
+    which have no place in the photo, `vision.corrections.Corrected.unsure`)."""
     from vision.rereading import unsure_tiles
 
     h = view.hand
@@ -269,7 +279,7 @@ def describe(view: TableView) -> str:
              f"Hand   {' '.join(h.concealed) or '-'}  {melds + '  ' if melds else ''}win {h.win or '?'}"
              f"{' (sideways)' if h.win_sideways else ''}",
              f"Dora   indicators {' '.join(view.dora_indicators) or '-'}"]
-    unsure = unsure_tiles(view)
+    unsure = unsure_tiles(view) if unsure is None else unsure
     if unsure:
         lines.append(f"Unsure {unsure}")
     for p in view.ponds:
@@ -343,7 +353,7 @@ def hand_from_view(view: TableView):
     face_down = h.concealed.count("back")
     if face_down:
         problems.append(f"{face_down} tile{'s' if face_down > 1 else ''} of the hand read as face down (a blank "
-                        "white dragon?): name them with jantaku score, or retake the photo closer")
+                        "white dragon?): name them with --fix back=5z (or the tile it is), or retake the photo closer")
     if problems:
         raise InputError("cannot score the photo: " + "; ".join(problems))
     melds = []
@@ -372,10 +382,12 @@ def _score(view: TableView, args: argparse.Namespace, rules):
     return hand, situation, score_given(hand, situation, rules)
 
 
-def score_view(view: TableView, args: argparse.Namespace, rules):
+def score_view(view: TableView, args: argparse.Namespace, rules, corrected: Corrected | None = None):
     """(the view scored, Hand, Situation, ScoreResult): the view as read (through the `with_*` checks above), or, when
     its hand makes no winning shape, the first of its `second_readings` that does and scores; InputError, saying what
-    the photo shows, when the hand as read cannot be scored and no second reading can."""
+    the photo shows, when the hand as read cannot be scored and no second reading can. `corrected`: the player's
+    corrections, made to `view` already (`vision.corrections`): their word stands, so no tile is read again, and a
+    refusal names them."""
     from vision.layout import NOT_SET_APART, winning_shape
     from vision.rereading import second_readings
 
@@ -389,15 +401,27 @@ def score_view(view: TableView, args: argparse.Namespace, rules):
     if scored is not None and scored[2].valid and not args.win \
             and any(w.startswith(NOT_SET_APART) for w in view.warnings):
         view = with_other_wins(view, args, rules, scored[2])
-    if scored is None or not winning_shape(view.hand):
+    corrections = corrected.corrections if corrected else ()
+    if (scored is None or not winning_shape(view.hand)) and not corrections:
         for guess in second_readings(view):
             if winning_shape(guess.hand):
                 guess = with_set_red_fives(guess, rules)  # a closed kan read again may hide a red five
                 with contextlib.suppress(InputError):
                     return (guess, *_score(guess, args, rules))
     if scored is None:
-        raise InputError(f"{error}\nWhat the photo shows:\n{describe(view)}") from None
+        said = f" (the hand as corrected: {summary(corrections)})" if corrections else _hidden_hint(view, error)
+        raise InputError(f"{error}{said}\nWhat the photo shows:\n{describe(view, corrected and corrected.unsure)}") \
+            from None
     return (view, *scored)
+
+
+def _hidden_hint(view: TableView, error: InputError | None) -> str:
+    """Where the layout saw a gap that may hide tiles and the count is short, how to give them."""
+    from vision.layout import HIDDEN
+
+    if "wrong tile count" in str(error) and any(HIDDEN in w for w in view.warnings):
+        return "; tiles hidden in the photo (a finger across the row) are given with --add, e.g. --add 4m"
+    return ""
 
 
 def with_other_wins(view: TableView, args: argparse.Namespace, rules, result) -> TableView:
@@ -431,6 +455,8 @@ def _check_flags(args: argparse.Namespace) -> None:
                 parse_tiles(text)
             except InputError as exc:
                 raise InputError(f"{flag} {text}: {exc}") from None
+    parse_added(args.add)
+    parse_fixes(args.fix)
     faults = situation_faults(Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
                                         round_wind=wind_index(args.round), honba=args.honba,
                                         riichi_sticks=args.sticks))
@@ -449,22 +475,32 @@ def run_score_photo(args: argparse.Namespace) -> int:
     _check_flags(args)
     view, img = read_photo(args.photo, args.models)
     _write_overlay(args.overlay, img, view)
+    corrected = None
     try:
-        view, hand, situation, result = score_view(view, args, rules)
+        corrected = with_corrections(view, parse_added(args.add), parse_fixes(args.fix))
+        view = corrected.view
+        view, hand, situation, result = score_view(view, args, rules, corrected)
     except InputError as exc:
         if args.json:  # what was read, for a program to show; the reason goes to stderr as well
             print(json.dumps({"valid": False, "error": str(exc).split("\nWhat the photo shows:")[0],
-                              "read": view.to_json()}, ensure_ascii=False))
+                              "read": view.to_json(), "corrections": _corrections_json(corrected)},
+                             ensure_ascii=False))
         raise
     if args.json:
         out = result.to_json()
         out["read"] = view.to_json()
+        out["corrections"] = _corrections_json(corrected)
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(describe(view))
+        print(describe(view, corrected.unsure))
         print()
         print(render(hand, situation, rules, result))
     return 0 if result.valid else 1
+
+
+def _corrections_json(corrected: Corrected | None) -> list[dict]:
+    """What the player changed in the hand read (`--add`, `--fix`), so that a price never hides it."""
+    return [c.to_json() for c in corrected.corrections] if corrected else []
 
 
 def run_bench(args: argparse.Namespace) -> int:
