@@ -7,6 +7,8 @@ frames, hence Picamera2 first.
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 import threading
 from dataclasses import dataclass
@@ -18,7 +20,9 @@ from table.errors import InputError
 
 log = logging.getLogger("jantaku.camera")
 KEPT_AS_JPEG = (".heic", ".heif", ".avif")  # a phone's formats that a browser may not show or OpenCV not decode
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", *KEPT_AS_JPEG)
+KEPT_AS_PNG = (".gif", ".tif", ".tiff")  # formats a browser may not show (TIFF) or OpenCV not decode (GIF, some TIFF)
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", *KEPT_AS_JPEG, *KEPT_AS_PNG)
+NOTES_KEY = "jantaku-notes"  # names the file's notes written into a replayed photo (`_with_notes`, `file_notes`)
 
 
 class CameraError(InputError):
@@ -27,7 +31,8 @@ class CameraError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Capture:
-    """One photo of the table. `jpeg` is what we store and show; `name` says where it came from."""
+    """One photo of the table. `jpeg` is what we store and show (a JPEG, or a PNG the replay camera made of a lossless
+    file), with what its file says written into it (`file_notes`); `name` says where it came from."""
 
     jpeg: bytes
     name: str
@@ -50,16 +55,70 @@ def _encode_jpeg(frame_bgr) -> bytes:
     return buf.tobytes()
 
 
+def _with_notes(image_bgr, notes: tuple[str, ...], lossless: bool) -> bytes:
+    """The picture encoded, the file's notes written into it (a PNG's text chunk, a JPEG's comment), so the scan
+    keeps what `jantaku read` says of the file (an animation read from its first frame, a file cut short) and the
+    reader finds it there (`file_notes`). Lossless when the file was (a GIF's palette is a note of its own)."""
+    from PIL import Image, PngImagePlugin
+
+    picture = Image.fromarray(image_bgr[..., ::-1])
+    out = io.BytesIO()
+    text = json.dumps(list(notes), ensure_ascii=False)
+    if lossless:
+        info = PngImagePlugin.PngInfo()
+        if notes:
+            info.add_itxt(NOTES_KEY, text)
+        picture.save(out, "PNG", pnginfo=info, compress_level=1)  # the least squeezing: a replay scan is kept a while
+    else:
+        picture.save(out, "JPEG", quality=90, **({"comment": f"{NOTES_KEY}\n{text}".encode()} if notes else {}))
+    return out.getvalue()
+
+
+def file_notes(photo: bytes) -> tuple[str, ...]:
+    """The notes `_with_notes` wrote into a photo; none in any other (a camera's frame, a phone's JPEG replayed as
+    it is), nor in one that is no image: the reader says that itself."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(photo)) as im:
+            if im.format == "JPEG":
+                head, _, text = bytes(im.info.get("comment", b"")).decode("utf-8", "replace").partition("\n")
+                text = text if head == NOTES_KEY else ""
+            else:
+                text = str(im.info.get(NOTES_KEY, ""))
+        notes = json.loads(text) if text else []
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):  # json's errors are ValueErrors
+        return ()
+    return tuple(str(n) for n in notes) if isinstance(notes, list) else ()
+
+
 def _is_photo(path: Path) -> bool:
-    """A file that starts as a JPEG, PNG, WebP, BMP or ISO media (HEIC, AVIF) file does: a camera replaying a
-    renamed text file would fail at every scan instead of once, at start."""
+    """A file that starts as a JPEG, PNG, WebP, BMP, GIF, TIFF or ISO media (HEIC, AVIF) file does: a camera
+    replaying a renamed text file would fail at every scan instead of once, at start."""
     try:
         with path.open("rb") as f:
             head = f.read(12)
     except OSError:  # a folder named x.jpg, no permission
         return False
-    return (head.startswith((b"\xff\xd8", b"\x89PNG\r\n\x1a\n", b"BM"))
+    return (head.startswith((b"\xff\xd8", b"\x89PNG\r\n\x1a\n", b"BM", b"GIF87a", b"GIF89a", b"II*\0", b"MM\0*"))
             or (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head[4:8] == b"ftyp")
+
+
+def _replayed(path: Path) -> Capture:
+    """A replay photo as `jantaku read` sees the file: a JPEG as it is (it has no notes of its file: a cut one decodes
+    to flat grey, which the reader's own notes say); a PNG, WebP or BMP as it is when whole and still; any other
+    decoded (`vision.photo.open_photo`: a HEIC upright, an animation's first frame, a file cut short as far as it
+    goes) and kept with its notes, as a JPEG when the file was lossy (HEIC, AVIF), else as a PNG (same pixels)."""
+    from vision.photo import open_photo
+
+    data = path.read_bytes()
+    if data[:2] == b"\xff\xd8" and path.suffix.lower() not in KEPT_AS_JPEG:
+        return Capture(jpeg=data, name=path.name)
+    photo = open_photo(path)
+    if not photo.notes and path.suffix.lower() not in (*KEPT_AS_JPEG, *KEPT_AS_PNG):
+        return Capture(jpeg=data, name=path.name)
+    lossless = path.suffix.lower() not in KEPT_AS_JPEG
+    return Capture(jpeg=_with_notes(photo.image, photo.notes, lossless), name=path.name)
 
 
 class ReplayCamera:
@@ -86,11 +145,7 @@ class ReplayCamera:
             path = self.photos[self._next % len(self.photos)]
             self._next += 1
         try:
-            if path.suffix.lower() in KEPT_AS_JPEG:
-                from vision.photo import load_photo
-
-                return Capture(jpeg=_encode_jpeg(load_photo(path)), name=path.name)
-            return Capture(jpeg=path.read_bytes(), name=path.name)
+            return _replayed(path)
         except InputError as exc:
             raise CameraError(f"camera: replay photo {path.name} cannot be read ({exc})") from None
         except OSError as exc:

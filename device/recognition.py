@@ -38,6 +38,16 @@ class Reader(Protocol):
     def read(self, jpeg: bytes, path: Path | None = None) -> Reading: ...
 
 
+def with_file_notes(reading: Reading, jpeg: bytes) -> Reading:
+    """The reading with what the photo's file says first, as `jantaku read` puts it (an animation read from its first
+    frame, a file cut short read as far as it goes): the replay camera writes it into the photo it gives
+    (`device.camera.file_notes`), and the keeper should see it before trusting the tiles, or typing them."""
+    from device.camera import file_notes
+
+    notes = file_notes(jpeg)
+    return replace(reading, warnings=[*notes, *reading.warnings]) if notes else reading
+
+
 def _decode(jpeg: bytes, path: Path | None):
     """The photo upright (EXIF orientation applied, as `jantaku read` sees it), or None when unreadable."""
     import cv2
@@ -65,7 +75,8 @@ class ManualReader:
     def read(self, jpeg: bytes, path: Path | None = None) -> Reading:
         image = _image_size(jpeg, path)
         why = self.why if image else "the camera's photo is not a readable image"
-        return Reading(image=image, warnings=[f"tiles not read: {why}; enter them with the picker"])
+        return with_file_notes(Reading(image=image, warnings=[f"tiles not read: {why}; enter them with the picker"]),
+                               jpeg)
 
 
 BACK = "back"
@@ -148,6 +159,9 @@ class VisionReader:
         self.description = f"vision ({type(recognizer).__name__})"
 
     def read(self, jpeg: bytes, path: Path | None = None) -> Reading:
+        return with_file_notes(self._read(jpeg, path), jpeg)
+
+    def _read(self, jpeg: bytes, path: Path | None) -> Reading:
         from table.errors import InputError
 
         img = _decode(jpeg, path)
