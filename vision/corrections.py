@@ -123,7 +123,7 @@ def with_corrections(view: TableView, added: tuple[str, ...], fixes: tuple[Fix, 
         h = view.hand
         view = replace(view, hand=replace(h, concealed=(*h.concealed, *added), concealed_indices=()))
         done += [Correction(t, "hand") for t in added]
-    note = "tiles as corrected by the player: " + "; ".join(map(str, done))
+    note = f"tiles as corrected by the player: {summary(tuple(done))}"
     return Corrected(replace(view, warnings=(*view.warnings, note)), tuple(done), unsure)
 
 
