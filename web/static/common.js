@@ -51,28 +51,34 @@ const J = (() => {
     return digits ? out + digits + suit : out;
   }
 
+  // A tile as a screen reader says it: MPSZ, a red five named so ("red 5p", not "0p").
+  function tileName(code) { return code[0] === "0" ? `red 5${code[1]}` : code; }
+
   // A tile picture from /tiles/, or a styled text tile ("5m" in its suit's colour, red fives red) when this
-  // device has no tile art and no CJK font: the first failed picture switches the page to text tiles.
+  // device has no tile art and no CJK font: the first failed picture switches the page to text tiles. Inside a
+  // control that names the tile itself (a tile of a hand: "winning tile 5p"), `decorative` hides the picture from
+  // screen readers, which would otherwise say it again as a stray image.
   let textTiles = false;
-  function textTile(code) {
+  function textTile(code, decorative) {
     const span = document.createElement("span");
     span.className = `tile-text suit-${code[1]}` + (code[0] === "0" ? " red" : "");
     span.textContent = code[0] === "0" ? `5${code[1]}` : code;
-    span.title = code;
-    span.setAttribute("role", "img");
-    span.setAttribute("aria-label", code);
+    span.title = tileName(code);
+    if (decorative) span.setAttribute("aria-hidden", "true");
+    else { span.setAttribute("role", "img"); span.setAttribute("aria-label", tileName(code)); }
     return span;
   }
 
-  function tileImg(code) {
-    if (textTiles) return textTile(code);
+  function tileImg(code, decorative = false) {
+    if (textTiles) return textTile(code, decorative);
     const img = document.createElement("img");
     img.src = `/tiles/${code}.png`;
-    img.alt = code;
-    img.title = code;
+    img.alt = decorative ? "" : tileName(code);
+    img.title = tileName(code);
+    if (decorative) img.setAttribute("aria-hidden", "true");
     img.addEventListener("error", () => {
       textTiles = true;
-      const span = textTile(code);
+      const span = textTile(code, decorative);
       span.className += " " + img.className;
       for (const [k, v] of Object.entries(img.dataset)) span.dataset[k] = v;
       img.replaceWith(span);
@@ -269,6 +275,6 @@ const J = (() => {
       .observe(nav);
   }
 
-  return { api, say, follow, parseTiles, writeTiles, tileImg, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
+  return { api, say, follow, parseTiles, writeTiles, tileImg, tileName, el, fillSeatSelects, overlay, scoreBlock, pay, seatName, drawStandings,
            isolate, columns, num, WINDS };
 })();

@@ -191,12 +191,20 @@
       row.replaceChildren(...tiles.map((code, i) => {
         const b = J.el("button", { type: "button", class: i === chosen ? "selected" : "", "data-index": String(i),
           "data-code": code, "aria-pressed": String(i === chosen), tabindex: i === Math.max(chosen, 0) ? "0" : "-1",
-          "aria-label": `${code}, tile ${i + 1} of ${tiles.length} in ${FIELD_NAMES[input.id]}` });
-        b.append(J.tileImg(code));
+          "aria-label": tileLabel(input.id, tiles, i) });
+        b.append(J.tileImg(code, true));  // the button says the tile: its picture is not said again
         return b;
       }));
     }
     drawTarget();
+  }
+
+  // What a screen reader says for a tile drawn under its field: the winning tile as part of the hand ("winning
+  // tile red 5p"), the others with their place ("2m, tile 2 of 4 in Concealed").
+  function tileLabel(field, tiles, i) {
+    const name = J.tileName(tiles[i]);
+    if (field === "p-win" && tiles.length === 1) return `winning tile ${name}`;
+    return `${name}, tile ${i + 1} of ${tiles.length} in ${FIELD_NAMES[field]}`;
   }
 
   // Which field the picker writes into, said above it and shown on the field and its "Pick into:" button.
@@ -206,7 +214,7 @@
     for (const input of document.querySelectorAll(".tile-input")) input.classList.toggle("picking", input.id === into);
     const code = selected && (J.parseTiles($(into).value) || [])[selected.index];
     const text = selected
-      ? `Replacing ${code}, tile ${selected.index + 1} in ${FIELD_NAMES[into]}: pick the right tile, or ⌫ remove`
+      ? `Replacing ${code ? J.tileName(code) : "a tile"}, tile ${selected.index + 1} in ${FIELD_NAMES[into]}: pick the right tile, or ⌫ remove`
       : `Picking into: ${FIELD_NAMES[into]}`;
     if ($("picking-into").textContent !== text) $("picking-into").textContent = text;  // said once (aria-live)
   }
@@ -246,8 +254,8 @@
     for (let n = 1; n <= 7; n++) codes.push(`${n}z`);
     const picker = $("picker");
     for (const code of codes) {
-      const b = J.el("button", { type: "button", "data-tile": code, "aria-label": code });
-      b.append(J.tileImg(code));
+      const b = J.el("button", { type: "button", "data-tile": code, "aria-label": J.tileName(code) });
+      b.append(J.tileImg(code, true));
       b.addEventListener("click", () => pick(code));
       picker.append(b);
     }
