@@ -5,7 +5,7 @@ last hand's change with its riichi deposits."""
 from __future__ import annotations
 
 import pytest
-from test_browser import ARGS, CHROMIUM, PIN, keeper_with_a_new_game
+from test_browser import ARGS, ARTIFACTS, CHROMIUM, PIN, keeper_with_a_new_game
 
 from device.loadtest import ServerProcess
 
@@ -103,3 +103,66 @@ def test_only_a_tile_field_becomes_the_pickers_target(server, browser):
     expect(page.locator("#picking-into")).to_have_text("Picking into: Concealed")
     page.click("#discard")
     page.close()
+
+
+CLUB_NAMES = ["Maximilian von Hohenberg-Lindqvist", "Alexandra Wiśniewska-Kowalczyk", "Jean-Baptiste Fontaine",
+              "Hannelore Schmidtbauer-Øvergaard"]
+"""A club's names as an older log may hold them (new games take at most 24 letters)."""
+
+WHOLE_NAMES = """() => [...document.querySelectorAll('.seat .name')].filter((e) => {
+  const r = document.createRange(); r.selectNodeContents(e); const box = e.getBoundingClientRect();
+  return [...r.getClientRects()].some((q) => q.bottom > box.bottom + 1 || q.right > box.right + 1);
+}).map((e) => e.textContent)"""
+"""The seats' names with text outside their box (cut by a clamp, or run past it)."""
+
+BROKEN_WORDS = """() => [...document.querySelectorAll('#standings td:nth-child(2), .seat .name')].flatMap((e) => {
+  const text = e.firstChild, out = [], room = e.clientWidth;
+  const words = text ? [...text.data.matchAll(/[^\\s-]+-?/g)] : [];
+  for (const m of words) {
+    const r = document.createRange(); r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+    const rects = [...r.getClientRects()], width = r.getBoundingClientRect().width;
+    if (new Set(rects.map((q) => Math.round(q.top))).size > 1 && width < room) out.push(m[0]);
+  }
+  return out;
+})"""
+"""Words of a name broken across two lines although they would fit the line whole ("Maximilia-n")."""
+
+
+def test_long_club_names_are_read_whole_at_game_over_on_a_tv_and_a_phone(tmp_path, browser):
+    """Fixed: at game over a long name was cut to two lines in its seat (an ellipsis on a TV, which has no pointer to
+    read it by), and on a phone the standings squeezed the player column to 50-70 px, breaking "Maximilia / n
+    Hohenber / g-Lin". Now a seat's name is never cut (set the smaller the longer it is), and on a phone each
+    player's line of the standings has the card's width to itself, its numbers on the line below."""
+    from playwright.sync_api import expect
+
+    from table import store as store_module
+    from table.events import event_from_json
+
+    data = tmp_path / "data"
+    data.mkdir()
+    store = store_module.GameStore(data / "games.sqlite3")
+    real_check = store_module.check_new_names
+    store_module.check_new_names = lambda players: tuple(players)  # a game kept before names had a limit
+    try:
+        game = store.new_game(CLUB_NAMES, "tenhou")
+    finally:
+        store_module.check_new_names = real_check
+    for event in ({"type": "riichi", "seat": 2},
+                  {"type": "ron", "discarder": 1, "wins": [{"seat": 0, "han": 3, "fu": 30}]},
+                  {"type": "game_ended", "reason": "time called"}):
+        store.append(game, event_from_json(event))
+    store.close()
+    with ServerProcess(data, pin=PIN) as srv:
+        for width, height in ((1920, 1080), (1280, 720), (390, 844), (360, 740)):
+            board = browser.new_page(viewport={"width": width, "height": height})
+            board.goto(srv.url + "/")
+            expect(board.locator("#standings td").nth(1)).to_have_text(CLUB_NAMES[0])
+            board.screenshot(path=str(ARTIFACTS / f"scoreboard-club-names-{width}.png"), full_page=True)
+            assert board.evaluate(WHOLE_NAMES) == [], width
+            assert board.evaluate(BROKEN_WORDS) == [], width
+            assert board.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), width
+            box = board.locator("#standings .standings-box")
+            assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), width  # the result in view, no scrolling
+            if width > 1000:  # a TV cannot scroll: all of it on the screen
+                assert board.evaluate("() => document.documentElement.scrollHeight <= innerHeight"), width
+            board.close()

@@ -213,6 +213,7 @@ const J = (() => {
     const body = rows.map((r) => el("tr", {}, ...cols.map(([, value, part]) =>
       el("td", part ? { class: "num", "data-part": part } : {}, value(r)))));
     const table = el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, ...body));
+    table.style.setProperty("--parts", cols.length - 2);  // the numbers after rank and player (a phone's second line)
     card.querySelector(".standings-box").replaceChildren(table);
   }
 

@@ -31,7 +31,8 @@
       node.querySelector(".wind-letter").textContent = s ? s.wind_name : "-";
       const name = node.querySelector(".name");
       name.textContent = s ? s.name : "—";
-      name.classList.toggle("long", !!s && J.columns(s.name) > 12);  // smaller, on up to three lines
+      name.classList.toggle("long", !!s && J.columns(s.name) > 12);  // smaller, the more so the longer (app.css)
+      name.style.setProperty("--cols", s ? J.columns(s.name) : 1);
       const pts = node.querySelector(".points");
       pts.textContent = s ? fmt(s.points) : "—";
       pts.classList.toggle("neg", !!s && s.points < 0);
