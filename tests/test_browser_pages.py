@@ -4,6 +4,8 @@ last hand's change with its riichi deposits."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_browser import ARGS, ARTIFACTS, CHROMIUM, PIN, keeper_with_a_new_game
 
@@ -166,3 +168,29 @@ def test_long_club_names_are_read_whole_at_game_over_on_a_tv_and_a_phone(tmp_pat
             if width > 1000:  # a TV cannot scroll: all of it on the screen
                 assert board.evaluate("() => document.documentElement.scrollHeight <= innerHeight"), width
             board.close()
+
+
+def test_the_history_page_gives_each_hands_change_with_its_riichi_deposits_as_the_csv_does(server, browser):
+    """Fixed: the history page gave only the points after each hand, so the only change a player could read was the
+    scoreboard's, which leaves a riichi deposit out; the CSV's change counts it. Now the history page gives the
+    CSV's change under each score: a stick lost in a hand is -1,000 there."""
+    import csv
+    import io
+
+    from playwright.sync_api import expect
+
+    page = keeper_with_a_new_game(browser, server.url, ["Ann", "Bob", "Cid", "Dee"])
+    page.evaluate("() => J.api('POST', '/api/riichi', {seat: 2})")  # Cid's stick goes to Ann's ron
+    page.evaluate("() => J.api('POST', '/api/ron', {discarder: 1, winners: [{seat: 0, han: 3, fu: 30}]})")
+    game = page.evaluate("() => J.api('GET', '/api/state').then((s) => s.game.id)")
+    page.goto(server.url + "/keeper/history")
+    row = page.locator("#hands tbody tr").first
+    expect(row.locator("td")).to_have_count(7)
+    cells = row.locator("td.num")
+    expect(cells.locator(".change")).to_have_text(["+6,800", "-5,800", "-1,000"])
+    expect(cells.nth(2)).to_have_text(re.compile(r"^24,000\s*-1,000$"))
+    expect(cells.nth(3)).to_have_text("25,000")  # no change, nothing under it
+    exported = page.request.get(f"{server.url}/api/games/{game}/export.csv").text()
+    first = next(csv.DictReader(io.StringIO(exported)))
+    assert [int(first[f"{name} change"]) for name in ("Ann", "Bob", "Cid", "Dee")] == [6800, -5800, -1000, 0]
+    page.close()

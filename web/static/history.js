@@ -103,7 +103,7 @@
           ...h.names.map((nm) => J.el("th", { class: "num" }, nm))));
         const tbody = $("hands").querySelector("tbody");
         tbody.replaceChildren(...h.hands.map((row) => J.el("tr", {}, J.el("td", {}, row.number ?? ""), J.el("td", {}, row.round),
-          J.el("td", {}, row.title), ...row.points.map((p) => J.el("td", { class: "num" }, J.num(p))))));
+          J.el("td", {}, row.title), ...row.points.map((p, seat) => pointsCell(p, row.changes[seat])))));
       }
       const g = await J.api("GET", "/api/games");
       $("games").querySelector("tbody").replaceChildren(...g.games.map((game) => J.el("tr", {},
@@ -113,6 +113,14 @@
           J.el("a", { href: `/api/games/${game.id}/export.csv` }, "CSV")))));
     } catch (e) { J.say(e.message, false); }
   }
+  // A player's score after a row and, under it, the row's change as the CSV export gives it: riichi deposits made
+  // during the hand included, so the changes add up from the starting points (a stick lost shows as -1,000).
+  function pointsCell(points, change) {
+    const cell = J.el("td", { class: "num" }, J.num(points));
+    if (change) cell.append(J.el("br", {}), J.el("small", { class: `change ${change > 0 ? "up" : "down"}` }, `${change > 0 ? "+" : ""}${J.num(change)}`));
+    return cell;
+  }
+
   // A game left in play (a new one started by mistake, or one to go on with another night) is made the current
   // one again; the game in play now stays in the log, to be resumed the same way.
   function resumeButton(game) {
