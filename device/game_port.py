@@ -393,6 +393,7 @@ def _last_view(hand, names, game_id: int, links: dict, photos: Any, system: str 
     view: dict[str, Any] = {
         "kind": kind, "title": f"{hand.where}: {title}", "detail": detail,
         "winners": [_win_view(w, system, shown) for w in scoring], "deltas": list(hand.deltas),
+        "changes": list(hand.changes),
         "discarder": hand.discarder, "photo": None,
     }
     scan = links.get((game_id, hand.number))
@@ -453,7 +454,7 @@ def _adjustment_view(adjustment: tuple[tuple[int, ...], str]) -> dict[str, Any]:
     """An adjustment since the last hand, shown as the last thing recorded: the table sees why points moved."""
     amounts, reason = adjustment
     return {"kind": "adjustment", "title": f"Adjustment: {reason}", "detail": "", "winners": [],
-            "deltas": list(amounts), "discarder": None, "photo": None}
+            "deltas": list(amounts), "changes": list(amounts), "discarder": None, "photo": None}
 
 
 def history_view(store, game_id: int) -> dict[str, Any]:

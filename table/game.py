@@ -128,6 +128,14 @@ class HandResult:
     everybody pays the value: the uniform payoff, or a hand of 25 points or less)."""
     riichi_discard: bool = False
     """The ron was on the discarder's riichi declaration tile: that riichi did not stand, its stick went back."""
+    deposits: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Each seat's riichi deposit put down during this hand (paid before `deltas`; a stick given back is in them)."""
+
+    @property
+    def changes(self) -> tuple[int, ...]:
+        """Each seat's change over the whole hand, its riichi deposits included, as the record's row (`hand_rows`)
+        gives it: a stick lost reads -1,000, a winner's own stick back is no gain."""
+        return tuple(d - p for d, p in zip(self.deltas, self.deposits, strict=True))
 
     @property
     def round_name(self) -> str:
@@ -176,7 +184,8 @@ class HandResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "number": self.number, "round": self.round_name, "honba": self.honba, "kind": self.kind,
-            "deltas": list(self.deltas), "points": list(self.points), "winners": list(self.winners),
+            "deltas": list(self.deltas), "changes": list(self.changes), "points": list(self.points),
+            "winners": list(self.winners),
             "discarder": self.discarder, "bumped": list(self.bumped), "tenpai": list(self.tenpai),
             "nagashi": list(self.nagashi), "dead": list(self.dead), "reason": self.reason,
             "wins": [w.to_json() for w in self.wins],
@@ -947,6 +956,7 @@ def _result(state: GameState, kind: str, deltas: list[int], **fields: Any) -> Ha
         points=points,  # type: ignore[arg-type]
         system=state.rules.system,
         counters=state.rules.counts_honba,
+        deposits=tuple(state.rules.riichi_deposit if r else 0 for r in state.riichi),  # type: ignore[arg-type]
         **fields,
     )
 

@@ -194,3 +194,25 @@ def test_the_history_page_gives_each_hands_change_with_its_riichi_deposits_as_th
     first = next(csv.DictReader(io.StringIO(exported)))
     assert [int(first[f"{name} change"]) for name in ("Ann", "Bob", "Cid", "Dee")] == [6800, -5800, -1000, 0]
     page.close()
+
+
+def test_the_scoreboards_change_counts_the_riichi_deposits_as_the_history_does(server, browser):
+    """Fixed: the scoreboard's change for the last hand left the riichi deposits out, so a player who had lost a
+    stick read nothing and a winner whose own stick came back read it as a gain; the CSV and the history page count
+    them. Now the scoreboard gives their change."""
+    from playwright.sync_api import expect
+
+    keeper = keeper_with_a_new_game(browser, server.url, ["Ann", "Bob", "Cid", "Dee"])
+    keeper.evaluate("() => J.api('POST', '/api/riichi', {seat: 0})")  # Ann's own stick comes back with her win
+    keeper.evaluate("() => J.api('POST', '/api/riichi', {seat: 2})")  # Cid's goes to Ann
+    keeper.evaluate("() => J.api('POST', '/api/ron', {discarder: 1, winners: [{seat: 0, han: 3, fu: 30}]})")
+    board = browser.new_page(viewport={"width": 1280, "height": 900})
+    board.goto(server.url + "/")
+    changes = board.locator(".seat .delta")
+    expect(changes).to_have_text(["+6,800", "-5,800", "-1,000", ""])  # seats 0-3: Ann 25,000 -> 31,800
+    expect(board.locator(".seat[data-seat='0'] .points")).to_have_text("31,800")
+    expect(board.locator("#last-body .deltas span")).to_have_text(["Ann +6,800", "Bob -5,800", "Cid -1,000"])
+    keeper.goto(server.url + "/keeper/history")
+    expect(keeper.locator("#hands tbody tr").first.locator(".change")).to_have_text(["+6,800", "-5,800", "-1,000"])
+    board.close()
+    keeper.close()

@@ -19,7 +19,7 @@ from table.events import (
     Tsumo,
     Win,
 )
-from table.game import apply, fold, start
+from table.game import apply, fold, hand_rows, start
 from table.game_rules import ABORTIVE_REASONS, GAME_RULES
 
 PRICES = [(1, 30), (2, 30), (3, 40), (4, 30), (5, 0), (6, 0), (13, 0)]
@@ -79,3 +79,25 @@ def test_points_are_conserved_and_the_settlement_balances(preset, script):
         assert s.above_return == s.raw - rules.return_points
         assert s.above_return + s.uma + s.oka + s.penalty == s.net_points
     assert fold(log) == state  # the reducer is deterministic: the log alone rebuilds the state
+
+
+@settings(max_examples=120, deadline=None)
+@given(preset=st.sampled_from(sorted(GAME_RULES)), script=st.lists(events, max_size=40))
+def test_a_hands_change_with_its_deposits_is_the_records_row(preset, script):
+    """The scoreboard's change of the last hand (`HandResult.changes`, riichi deposits included) is the change the
+    CSV and the history page give for that hand (`hand_rows`), so the pages never disagree; a hand that ends the game
+    has its row take the sticks left on the table, given to first place, as well."""
+    states = [start(GameStarted(("A", "B", "C", "D"), preset))]
+    for event in script:
+        try:
+            states.append(apply(states[-1], event))
+        except InputError:
+            continue
+        if states[-1].over:
+            break
+    for row in hand_rows(states):
+        if row.kind == "hand":
+            hand = row.state.last_hand
+            leftover = [p - q for p, q in zip(row.state.points, hand.points, strict=True)]
+            assert row.state.over or not any(leftover)
+            assert list(row.changes) == [c + x for c, x in zip(hand.changes, leftover, strict=True)]

@@ -18,13 +18,15 @@
     document.getElementById("table").classList.toggle("game-over", !!(g && g.over));  // set smaller, to fit a TV
     document.getElementById("honba").textContent = g ? g.honba : 0;
     document.getElementById("sticks").textContent = g ? g.riichi_sticks : 0;
-    document.querySelector(".counters").hidden = !!(g && !g.counters);  // USPML, Zung Jung, MCR: no honba, no sticks
+    // USPML, Zung Jung, MCR: no honba, no sticks; a game over has no next hand to count them for (its sticks are given out)
+    document.querySelector(".counters").hidden = !!(g && (!g.counters || g.over));
     document.getElementById("sticks-label").textContent = g && g.riichi_sticks === 1 ? "riichi stick" : "riichi sticks";
     document.getElementById("preset").textContent = g ? g.preset_title : (state.device.game_keeping !== "ok" ? state.device.game_keeping : "");
     const over = document.getElementById("over");
     over.hidden = !(g && g.over);
     over.textContent = g && g.over ? `${g.hands_played} hand${g.hands_played === 1 ? "" : "s"} played${g.over_reason ? ": " + g.over_reason : ""}` : "";
-    const deltas = g && g.last ? g.last.deltas : null;
+    // each seat's change in the last hand as the history page and the CSV give it: riichi deposits included
+    const deltas = g && g.last ? g.last.changes : null;
     for (const node of document.querySelectorAll(".seat")) {
       const seat = Number(node.dataset.seat);
       const s = g ? g.seats[seat] : null;
@@ -74,7 +76,7 @@
     }
     if (last.detail) body.append(J.el("p", {}, last.detail));
     const ds = J.el("div", { class: "deltas" });
-    (last.deltas || []).forEach((v, seat) => {
+    (last.changes || []).forEach((v, seat) => {
       if (v) ds.append(J.el("span", { class: v > 0 ? "up" : "down" }, `${J.isolate(g.seats[seat].name)} ${v > 0 ? "+" : ""}${fmt(v)}`));
     });
     body.append(ds);
