@@ -69,10 +69,51 @@ def _resume(run: Path) -> None:
     """Continue `run` from its last finished epoch, with the settings it was started with."""
     from ultralytics import YOLO
 
-    last = run / "weights" / "last.pt"
-    if not last.exists():  # never fall through to a fresh model: that would silently train from scratch
-        raise SystemExit(f"--resume: {last} does not exist (no finished epoch); start with --init instead")
-    YOLO(str(last)).train(resume=True)
+    YOLO(str(run / "weights" / "last.pt")).train(resume=True)
+
+
+def missing_inputs(a: argparse.Namespace) -> str | None:
+    """What the command needs on disk and lacks, said before ultralytics is loaded: given a checkpoint or data
+    folder it cannot find, ultralytics asks GitHub for a checkpoint of that name or its own site for a dataset,
+    offline or not, and ends in a traceback."""
+    if a.cmd == "export":
+        for flag, paths in (("--det", [a.det]), ("--cls", a.cls)):
+            for path in paths:
+                if not path.is_file():
+                    return f"{flag}: {path} is not a checkpoint file (a run's weights/best.pt, or vision.from_onnx's)"
+        return None
+    if a.resume:  # the run's own settings say the rest; never fall through to a fresh model from scratch
+        last = ROOT / "runs" / a.name / "weights" / "last.pt"
+        return None if last.is_file() else (f"--resume: {last} does not exist (no finished epoch); "
+                                            "start with --init instead")
+    if a.init is not None and not a.init.is_file():
+        return f"--init: {a.init} is not a checkpoint file (a run's weights/best.pt, or vision.from_onnx's)"
+    parts = [a.data / "det" / "data.yaml"] if a.cmd == "detect" else [a.data / "cls" / s for s in ("train", "val")]
+    for part in parts:
+        if not part.exists():
+            return f"--data: {part} does not exist (write the folder with python -m vision.dataset {a.data} ...)"
+    return None
+
+
+def _at_least(low: float, kind: type = int):
+    """An argparse type that refuses numbers below `low` (ultralytics would train nothing, or fail deep inside)."""
+    def parse(text: str):
+        value = kind(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {text}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names it in "invalid int value: 'x'"
+    return parse
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return value
+
+
+_positive.__name__ = "float"
 
 
 def _hardware(device: str, workers: int, hours: float | None, cache: bool) -> dict:
@@ -170,31 +211,33 @@ def main(argv: list[str] | None = None) -> int:
     for cmd, imgsz, batch, epochs in (("detect", 512, 16, 40), ("classify", 64, 128, 12)):
         s = sub.add_parser(cmd)
         s.add_argument("--data", type=Path, default=ROOT / "data1")
-        s.add_argument("--epochs", type=int, default=epochs)
-        s.add_argument("--imgsz", type=int, default=imgsz)
-        s.add_argument("--batch", type=int, default=batch)
-        s.add_argument("--threads", type=int, default=1)
+        s.add_argument("--epochs", type=_at_least(1), default=epochs)
+        s.add_argument("--imgsz", type=_at_least(32), default=imgsz)
+        s.add_argument("--batch", type=_at_least(1), default=batch)
+        s.add_argument("--threads", type=_at_least(1), default=1)
         s.add_argument("--name", default="det" if cmd == "detect" else "cls")
         s.add_argument("--resume", action="store_true", help="continue runs/NAME/weights/last.pt")
         s.add_argument("--init", type=Path, default=None,
                        help="start from this local checkpoint with a fresh schedule (e.g. a previous run's last.pt)")
-        s.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
+        s.add_argument("--warmup", type=_at_least(0, float), default=3.0, help="warm-up epochs")
         s.add_argument("--device", default="cpu", help="cpu, or a CUDA index such as 0")
-        s.add_argument("--workers", type=int, default=2,
+        s.add_argument("--workers", type=_at_least(0), default=2,
                        help="data-loading processes (on CPU ultralytics loads in the main process)")
-        s.add_argument("--hours", type=float, default=None, help="train for this long instead of --epochs")
+        s.add_argument("--hours", type=_positive, default=None, help="train for this long instead of --epochs")
         s.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
-        s.add_argument("--freeze", type=int, default=0,
+        s.add_argument("--freeze", type=_at_least(0), default=0,
                        help="keep the first N layers as --init has them (10: the detector's backbone)")
     e = sub.add_parser("export")
     e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
     e.add_argument("--cls", type=Path, nargs="+", default=[ROOT / "runs" / "cls" / "weights" / "best.pt"],
                    help="one classifier, or several for an ensemble (their probabilities are averaged)")
-    e.add_argument("--det-imgsz", type=int, default=512)
-    e.add_argument("--cls-imgsz", type=int, default=64)
+    e.add_argument("--det-imgsz", type=_at_least(32), default=512)
+    e.add_argument("--cls-imgsz", type=_at_least(32), default=64)
     e.add_argument("--out", type=Path, default=Path("models"))
     e.add_argument("--quantize", action="store_true", help="int8 weights (dynamic quantization)")
     a = p.parse_args(argv)
+    if problem := missing_inputs(a):
+        p.error(problem)
     offline(getattr(a, "threads", 2))
     if a.cmd in ("detect", "classify"):
         train = train_detector if a.cmd == "detect" else train_classifier

@@ -1,0 +1,102 @@
+"""The training path's commands refuse what they cannot use before torch or ultralytics is loaded.
+
+ultralytics takes a checkpoint name it cannot find for one of its own and asks GitHub for it, and a missing
+classification folder for a dataset to download, even offline; both end in a traceback. These tests need no
+torch (CI has none): `vision.train` imports it only after its checks pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision import train
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    """A data folder laid out as vision.dataset writes it (no images needed: nothing gets that far)."""
+    (tmp_path / "det").mkdir()
+    (tmp_path / "det" / "data.yaml").write_text("path: .\n")
+    for split in ("train", "val"):
+        (tmp_path / "cls" / split).mkdir(parents=True)
+    return tmp_path
+
+
+@pytest.fixture
+def no_training(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    """Stand-ins for the parts that need torch; records what would have run."""
+    ran: list[tuple] = []
+    monkeypatch.setattr(train, "offline", lambda threads: ran.append(("offline", threads)))
+    monkeypatch.setattr(train, "train_detector", lambda *a: ran.append(("detect", *a)))
+    monkeypatch.setattr(train, "train_classifier", lambda *a: ran.append(("classify", *a)))
+    monkeypatch.setattr(train, "export", lambda *a: ran.append(("export", *a)))
+    return ran
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture) -> str:
+    with pytest.raises(SystemExit) as stop:
+        train.main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("cmd, missing", [("classify", "cls/val"), ("classify", "cls/train"),
+                                          ("detect", "det/data.yaml")])
+def test_a_data_folder_without_its_part_is_refused(data, no_training, capsys, cmd, missing):
+    target = data / missing
+    target.unlink() if target.is_file() else target.rmdir()
+    err = refused([cmd, "--data", str(data)], capsys)
+    assert str(target) in err and "vision.dataset" in err
+    assert no_training == []
+
+
+def test_a_missing_init_checkpoint_is_refused_not_looked_up_online(data, no_training, capsys):
+    err = refused(["classify", "--data", str(data), "--init", str(data / "cls6_best.pt")], capsys)
+    assert "cls6_best.pt" in err and "--init" in err
+    assert no_training == []
+
+
+@pytest.mark.parametrize("flag, value", [("--epochs", "0"), ("--batch", "0"), ("--imgsz", "16"),
+                                         ("--threads", "0"), ("--hours", "0"), ("--warmup", "-1"),
+                                         ("--freeze", "-2"), ("--epochs", "three"), ("--hours", "soon")])
+def test_numbers_out_of_range_are_refused(data, no_training, capsys, flag, value):
+    err = refused(["detect", "--data", str(data), flag, value], capsys)
+    assert flag in err and value in err
+    assert no_training == []
+
+
+def test_resume_needs_no_data_check_but_its_run(data, no_training, capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(train, "ROOT", tmp_path)
+    err = refused(["detect", "--resume", "--name", "det9"], capsys)
+    assert str(tmp_path / "runs" / "det9" / "weights" / "last.pt") in err
+    (tmp_path / "runs" / "det9" / "weights").mkdir(parents=True)
+    (tmp_path / "runs" / "det9" / "weights" / "last.pt").write_bytes(b"")
+    assert train.main(["detect", "--resume", "--name", "det9"]) == 0
+    assert [r[0] for r in no_training] == ["offline", "detect"]
+
+
+def test_good_arguments_reach_training(data, no_training):
+    init = data / "cls.pt"
+    init.write_bytes(b"")
+    assert train.main(["classify", "--data", str(data), "--init", str(init), "--epochs", "1", "--imgsz", "96",
+                       "--threads", "2"]) == 0
+    assert no_training[0] == ("offline", 2)
+    assert no_training[1][:5] == ("classify", data, 1, 96, 128)
+
+
+def test_export_refuses_missing_checkpoints(tmp_path, no_training, capsys):
+    det, cls = tmp_path / "det.pt", tmp_path / "cls.pt"
+    det.write_bytes(b"")
+    err = refused(["export", "--det", str(det), "--cls", str(cls), "--out", str(tmp_path / "m")], capsys)
+    assert str(cls) in err and "--cls" in err
+    cls.write_bytes(b"")
+    assert train.main(["export", "--det", str(det), "--cls", str(cls), str(cls), "--out", str(tmp_path / "m"),
+                       "--det-imgsz", "640", "--cls-imgsz", "96"]) == 0
+    assert no_training[-1][:2] == ("export", det)
+
