@@ -7,6 +7,7 @@ torch (CI has none): `vision.train` imports it only after its checks pass.
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -99,4 +100,14 @@ def test_export_refuses_missing_checkpoints(tmp_path, no_training, capsys):
     assert train.main(["export", "--det", str(det), "--cls", str(cls), str(cls), "--out", str(tmp_path / "m"),
                        "--det-imgsz", "640", "--cls-imgsz", "96"]) == 0
     assert no_training[-1][:2] == ("export", det)
+
+
+def test_the_training_extra_runs_the_training_tests():
+    """tests/test_from_onnx.py is run in the training venv (`.venv-train/bin/python -m pytest ...`), which holds
+    only `pip install -e .[train]`: pytest must come with it."""
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
+    names = {r.split(">")[0].split("=")[0].split("[")[0].strip().lower() for r in extra}
+    assert {"ultralytics", "onnx", "pytest"} <= names
+    said = (ROOT / "tests" / "test_from_onnx.py").read_text()
+    assert ".venv-train/bin/python -m pytest tests/test_from_onnx.py" in said
 
