@@ -14,17 +14,22 @@ rm -rf .gpu && mkdir -p .gpu/fonts .gpu/sym .gpu/dejavu .gpu/whl .gpu/init
 cp -r "$ART" .gpu/art
 python3 -m venv /tmp/jantaku-fonttools && /tmp/jantaku-fonttools/bin/pip install -q fonttools
 sub() { /tmp/jantaku-fonttools/bin/python -m fontTools.subset "$1" --font-number=0 --output-file="$2" "${@:3}"; }
-CJK="一二三四五六七八九萬万伍東南西北發発中白0123456789"
-for f in opentype/noto/NotoSerifCJK-Bold.ttc opentype/noto/NotoSerifCJK-Regular.ttc \
-         opentype/noto/NotoSansCJK-Bold.ttc opentype/noto/NotoSansCJK-Regular.ttc \
-         opentype/ipafont-mincho/ipam.ttf opentype/ipafont-gothic/ipag.ttf truetype/arphic/ukai.ttc \
-         truetype/arphic/uming.ttc; do
-  [ -f /usr/share/fonts/$f ] && sub /usr/share/fonts/$f ".gpu/fonts/$(basename "${f%.*}").ttf" --text="$CJK"
-done
-for f in ancient-scripts/Symbola_hint.ttf noto/NotoSansSymbols2-Regular.ttf; do
-  [ -f /usr/share/fonts/truetype/$f ] && sub /usr/share/fonts/truetype/$f ".gpu/sym/$(basename $f)" \
-    --unicodes=U+1F000-1F02F
-done
+pack_fonts() {  # FONTS (a fonts root such as /usr/share/fonts) -> .gpu/fonts, .gpu/sym; names what it lacks
+  local CJK="一二三四五六七八九萬万伍東南西北發発中白0123456789" f missing=()
+  for f in opentype/noto/NotoSerifCJK-Bold.ttc opentype/noto/NotoSerifCJK-Regular.ttc \
+           opentype/noto/NotoSansCJK-Bold.ttc opentype/noto/NotoSansCJK-Regular.ttc \
+           opentype/ipafont-mincho/ipam.ttf opentype/ipafont-gothic/ipag.ttf truetype/arphic/ukai.ttc \
+           truetype/arphic/uming.ttc; do
+    if [ -f "$1/$f" ]; then sub "$1/$f" ".gpu/fonts/$(basename "${f%.*}").ttf" --text="$CJK"; else missing+=("$f"); fi
+  done
+  for f in truetype/ancient-scripts/Symbola_hint.ttf truetype/noto/NotoSansSymbols2-Regular.ttf; do
+    if [ -f "$1/$f" ]; then sub "$1/$f" ".gpu/sym/$(basename "$f")" --unicodes=U+1F000-1F02F; else missing+=("$f"); fi
+  done
+  # the box then renders fewer tile faces than rounds 2-8 saw (models/MODEL_CARD.md, Data): say so, go on
+  [ ${#missing[@]} -eq 0 ] || echo "gpu-pack: not packed, not under $1: ${missing[*]}" \
+    "(Debian: apt-get install fonts-noto-cjk fonts-symbola fonts-noto-core)" >&2
+}
+pack_fonts /usr/share/fonts
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf .gpu/dejavu/
 # ultralytics is pure Python; torch, torchvision, opencv, numpy and pillow are on the GPU image already
 pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \

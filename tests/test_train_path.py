@@ -7,6 +7,9 @@ torch (CI has none): `vision.train` imports it only after its checks pass.
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -111,3 +114,43 @@ def test_the_training_extra_runs_the_training_tests():
     said = (ROOT / "tests" / "test_from_onnx.py").read_text()
     assert ".venv-train/bin/python -m pytest tests/test_from_onnx.py" in said
 
+
+
+def run_pack_fonts(fonts: Path, cwd: Path) -> subprocess.CompletedProcess:
+    """gpu-pack.sh's pack_fonts run by bash as the script runs it (`set -euo pipefail`), with `sub` (fontTools'
+    subsetter) replaced by a copy; the rest of the script downloads wheels and rebuilds checkpoints."""
+    text = (ROOT / "deploy" / "gpu-pack.sh").read_text()
+    found = re.search(r"(?ms)^pack_fonts\(\) {.*?^}\n", text)
+    assert found, "gpu-pack.sh has no function pack_fonts"
+    (cwd / ".gpu" / "fonts").mkdir(parents=True)
+    (cwd / ".gpu" / "sym").mkdir()
+    body = 'sub() { cp "$1" "$2"; }\n' + found.group(0) + f'pack_fonts "{fonts}"\necho packed\n'
+    return subprocess.run(["bash", "-c", "set -euo pipefail\n" + body], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+def test_gpu_pack_names_the_fonts_this_machine_lacks(tmp_path):
+    fonts = tmp_path / "fonts"
+    for f in ("opentype/ipafont-gothic/ipag.ttf", "truetype/ancient-scripts/Symbola_hint.ttf"):
+        (fonts / f).parent.mkdir(parents=True, exist_ok=True)
+        (fonts / f).write_bytes(b"font")
+    box = tmp_path / "repo"
+    done = run_pack_fonts(fonts, box)
+    assert done.returncode == 0 and done.stdout == "packed\n", done.stderr
+    assert sorted(p.name for p in (box / ".gpu").rglob("*.tt*")) == ["Symbola_hint.ttf", "ipag.ttf"]
+    said = done.stderr
+    for lacking in ("NotoSansCJK-Regular.ttc", "ipam.ttf", "ukai.ttc", "NotoSansSymbols2-Regular.ttf"):
+        assert lacking in said
+    assert "ipag.ttf" not in said and "Symbola" not in said and "fonts-symbola" in said
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+def test_gpu_pack_says_nothing_when_every_font_is_there(tmp_path):
+    text = (ROOT / "deploy" / "gpu-pack.sh").read_text()
+    fonts = tmp_path / "fonts"
+    for f in re.findall(r"(?:opentype|truetype)/[\w/-]+\.tt[fc]", text):
+        (fonts / f).parent.mkdir(parents=True, exist_ok=True)
+        (fonts / f).write_bytes(b"font")
+    done = run_pack_fonts(fonts, tmp_path / "repo")
+    assert done.returncode == 0 and done.stderr == ""
+    assert len(list((tmp_path / "repo" / ".gpu").rglob("*.tt*"))) == 10
