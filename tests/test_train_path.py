@@ -105,6 +105,22 @@ def test_export_refuses_missing_checkpoints(tmp_path, no_training, capsys):
     assert no_training[-1][:2] == ("export", det)
 
 
+def test_export_sizes_left_out_are_the_trained_ones(tmp_path, no_training):
+    det, cls = tmp_path / "det.pt", tmp_path / "cls.pt"
+    det.write_bytes(b"")
+    cls.write_bytes(b"")
+    assert train.main(["export", "--det", str(det), "--cls", str(cls), "--out", str(tmp_path / "m")]) == 0
+    assert no_training[-1][4:6] == (None, None)  # export asks the checkpoints
+    a, b = Path("cls9.pt"), Path("cls12.pt")
+    assert train.input_size(None, {a: 96, b: 96}, "--cls-imgsz") == 96
+    assert train.input_size(64, {a: 96}, "--cls-imgsz") == 64  # said outright: as given
+    with pytest.raises(SystemExit, match=r"--cls-imgsz: .*cls9.pt: 96, cls12.pt: 64\); give --cls-imgsz"):
+        train.input_size(None, {a: 96, b: 64}, "--cls-imgsz")
+    with pytest.raises(SystemExit, match="det.pt: None"):
+        train.input_size(None, {Path("det.pt"): None}, "--det-imgsz")
+    with pytest.raises(SystemExit, match=r"\[640, 480\]"):
+        train.input_size(None, {Path("det.pt"): [640, 480]}, "--det-imgsz")
+
 def test_the_training_extra_runs_the_training_tests():
     """tests/test_from_onnx.py is run in the training venv (`.venv-train/bin/python -m pytest ...`), which holds
     only `pip install -e .[train]`: pytest must come with it."""

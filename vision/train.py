@@ -160,28 +160,48 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, resume: bo
     return run
 
 
-def export(det_weights: Path, cls_weights: list[Path], out: Path, det_imgsz: int, cls_imgsz: int,
-           quantize: bool = False) -> None:
+def input_size(given: int | None, trained: dict[Path, object], flag: str) -> int:
+    """The size to export at: `given`, else the one size the checkpoints were trained at (`train_args`).
+
+    A model exported at another size than it learnt reads worse without any error (a 96 px classifier at 64)."""
+    if given is not None:
+        return given
+    sizes = list(trained.values())
+    if all(isinstance(size, int) and size == sizes[0] for size in sizes):
+        return sizes[0]
+    said = ", ".join(f"{path.name}: {size}" for path, size in trained.items())
+    raise SystemExit(f"{flag}: the checkpoints do not say one training size ({said}); give {flag}")
+
+
+def _trained_at(model) -> object:
+    """The `imgsz` a loaded ultralytics checkpoint was trained at (None when it does not say)."""
+    return (model.ckpt or {}).get("train_args", {}).get("imgsz")
+
+
+def export(det_weights: Path, cls_weights: list[Path], out: Path, det_imgsz: int | None = None,
+           cls_imgsz: int | None = None, quantize: bool = False) -> None:
     """ONNX files plus `recognizer.json`, which the onnxruntime reader needs (class names, input sizes).
 
     Several classifiers make an ensemble: the reader averages their probabilities. `quantize` stores int8
     weights (onnxruntime dynamic quantization: about a quarter of the size, a little slower on x86); needs
-    onnxruntime in the training venv.
+    onnxruntime in the training venv. Sizes left out are the ones the checkpoints were trained at.
     """
     from ultralytics import YOLO
 
     from vision.classes import DET_CLASSES, SYMMETRIC
 
-    out.mkdir(parents=True, exist_ok=True)
     det = YOLO(str(det_weights))
     det_names = [det.names[i] for i in range(len(det.names))]
     if tuple(det_names) != DET_CLASSES:
         raise SystemExit(f"detector classes {det_names} differ from {DET_CLASSES}")
+    classifiers = [(w, YOLO(str(w))) for w in cls_weights]
+    det_imgsz = input_size(det_imgsz, {det_weights: _trained_at(det)}, "--det-imgsz")
+    cls_imgsz = input_size(cls_imgsz, {w: _trained_at(m) for w, m in classifiers}, "--cls-imgsz")
+    out.mkdir(parents=True, exist_ok=True)
     onnx = {"tile_detector.onnx": Path(det.export(format="onnx", imgsz=det_imgsz, opset=12, simplify=False,
                                                   dynamic=False))}
     names: list[str] = []
-    for k, weights in enumerate(cls_weights):
-        cls = YOLO(str(weights))
+    for k, (weights, cls) in enumerate(classifiers):
         these = [cls.names[i] for i in range(len(cls.names))]
         if names and these != names:
             raise SystemExit(f"classifier {weights} has other classes than {cls_weights[0]}")
@@ -231,8 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--det", type=Path, default=ROOT / "runs" / "det" / "weights" / "last.pt")
     e.add_argument("--cls", type=Path, nargs="+", default=[ROOT / "runs" / "cls" / "weights" / "best.pt"],
                    help="one classifier, or several for an ensemble (their probabilities are averaged)")
-    e.add_argument("--det-imgsz", type=_at_least(32), default=512)
-    e.add_argument("--cls-imgsz", type=_at_least(32), default=64)
+    e.add_argument("--det-imgsz", type=_at_least(32), default=None,
+                   help="detector input side (default: the size --det was trained at)")
+    e.add_argument("--cls-imgsz", type=_at_least(32), default=None,
+                   help="classifier input side (default: the size the --cls checkpoints were trained at)")
     e.add_argument("--out", type=Path, default=Path("models"))
     e.add_argument("--quantize", action="store_true", help="int8 weights (dynamic quantization)")
     a = p.parse_args(argv)
