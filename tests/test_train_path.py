@@ -170,3 +170,12 @@ def test_gpu_pack_says_nothing_when_every_font_is_there(tmp_path):
     done = run_pack_fonts(fonts, tmp_path / "repo")
     assert done.returncode == 0 and done.stderr == ""
     assert len(list((tmp_path / "repo" / ".gpu").rglob("*.tt*"))) == 10
+
+
+def test_the_training_venv_and_the_gpu_box_train_with_one_ultralytics():
+    """Round 8 and the CPU fine-tunes were trained with the wheel gpu-pack.sh downloads; an unpinned extra
+    would give a fresh training venv whatever PyPI has that day."""
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
+    pinned = [r.split("#")[0].strip() for r in extra if r.startswith("ultralytics")]
+    packed = re.search(r"ultralytics==([\d.]+)", (ROOT / "deploy" / "gpu-pack.sh").read_text())
+    assert packed and pinned == [f"ultralytics=={packed.group(1)}"]
