@@ -187,7 +187,8 @@ def with_win_given(view: TableView, given: str | None) -> TableView:
     row += [(h.win, h.win_index)] if h.win else []
     at = next((k for k in range(len(row) - 1, -1, -1) if row[k][0] == tile), None)
     if at is None:
-        raise InputError(f"--win {given}: the hand read holds no {tile} ({' '.join(t for t, _ in row) or 'no tiles'})")
+        raise InputError(f"--win {given}: the hand read holds no {tile} ({' '.join(t for t, _ in row) or 'no tiles'}); "
+                         f"a winning tile the photo did not show is given with --add {tile} --win {tile}")
     (win, win_index), rest = row[at], row[:at] + row[at + 1:]
     indices = tuple(i for _, i in rest) if placed else ()
     hand = replace(h, concealed=tuple(t for t, _ in rest), concealed_indices=indices, win=win, win_index=win_index,
@@ -409,19 +410,43 @@ def score_view(view: TableView, args: argparse.Namespace, rules, corrected: Corr
                 with contextlib.suppress(InputError):
                     return (guess, *_score(guess, args, rules))
     if scored is None:
-        said = f" (the hand as corrected: {summary(corrections)})" if corrections else _hidden_hint(view, error)
-        raise InputError(f"{error}{said}\nWhat the photo shows:\n{describe(view, corrected and corrected.unsure)}") \
-            from None
+        said = f" (the hand as corrected: {summary(corrections)})" if corrections else ""
+        raise InputError(f"{error}{said}{_correction_hint(view, error)}\nWhat the photo shows:\n"
+                         f"{describe(view, corrected and corrected.unsure)}") from None
     return (view, *scored)
 
 
-def _hidden_hint(view: TableView, error: InputError | None) -> str:
-    """Where the layout saw a gap that may hide tiles and the count is short, how to give them."""
+def _correction_hint(view: TableView, error: InputError | None) -> str:
+    """How the player gives what the photo did not show or showed wrong, for a hand that cannot be scored as read: a
+    photo retaken is not always to hand (the tiles are swept), and a refusal that names no option leaves the player
+    to find them in the README. Nothing where no option mends it (a tile too many in the row), and nothing for tiles
+    read face down, whose own message names --fix."""
     from vision.layout import HIDDEN
 
-    if "wrong tile count" in str(error) and any(HIDDEN in w for w in view.warnings):
-        return "; tiles hidden in the photo (a finger across the row) are given with --add, e.g. --add 4m"
-    return ""
+    h = view.hand
+    if not (h.concealed or h.melds) or "back" in h.concealed:
+        return ""
+    shown = len(h.concealed) + 3 * len(h.melds)
+    if h.win is None:
+        if shown == 14:
+            return "; name the winning tile, one of the tiles read, with --win TILE"
+        if shown == 13:
+            return "; a winning tile that lies apart but was not found is given with --add TILE --win TILE"
+        if shown < 13:
+            return ("; tiles the photo did not show are given with --add TILES, and the winning tile named with --win "
+                    "TILE (e.g. --add 4m7p --win 7p)")
+        return ""
+    hints = []
+    if "wrong tile count" in str(error) and shown < 13:
+        hints.append("tiles hidden in the photo (a finger across the row) are given with --add, e.g. --add 4m"
+                     if any(HIDDEN in w for w in view.warnings) else
+                     "tiles the photo did not show are given with --add TILES (e.g. --add 4m), a tile read as another "
+                     f"with --fix READ=TRUE (e.g. --fix 9s=5z), and the winning tile, if not the {h.win} read, with "
+                     "--win TILE")
+    unknown = [k + 1 for k, m in enumerate(h.melds) if m.kind == "unknown"]
+    if unknown:
+        hints.append(f"a meld's tile read as another is given with --fix meld{unknown[0]}:READ=TRUE")
+    return "".join(f"; {hint}" for hint in hints)
 
 
 def with_other_wins(view: TableView, args: argparse.Namespace, rules, result) -> TableView:
