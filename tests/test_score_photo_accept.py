@@ -126,6 +126,18 @@ def test_a_meld_that_is_no_meld_names_fix_with_its_place(
     assert code == 0 and {"name": "Yakuhai (chun)", "han": 1} in out["yaku"]
 
 
+def test_a_tile_under_a_finger_read_face_down_is_said_to_be_one(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A finger or a card over a hand tile reads as a back (every covered tile of the acceptance run's real photos
+    did): the refusal spoke of a blank white dragon only, so a player with a finger in the picture could not tell
+    the back was their covered tile."""
+    view = _view(["4m", "4m", "5p", "back", "7s", "7s", "7s", "6z", "6z", "6z", "7z", "7z", "7z"], "6p")
+    code, _, err = _score_photo(view, monkeypatch, capsys, "--tsumo")
+    assert code == 2 and "name them with --fix back=5z (or the tile it is)" in err
+    assert "a tile under a finger or a card reads as face down too" in err
+    assert "--add" not in err.split("\n")[0]  # the face-down message has its own option: no --add hint beside it
+
+
 def _finger(img: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
     """A skin-coloured finger from the photo's near edge across the tile in `box`."""
     out = img.copy()

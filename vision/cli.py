@@ -354,7 +354,8 @@ def hand_from_view(view: TableView):
     face_down = h.concealed.count("back")
     if face_down:
         problems.append(f"{face_down} tile{'s' if face_down > 1 else ''} of the hand read as face down (a blank "
-                        "white dragon?): name them with --fix back=5z (or the tile it is), or retake the photo closer")
+                        "white dragon?): name them with --fix back=5z (or the tile it is), or retake the photo closer "
+                        "(a tile under a finger or a card reads as face down too)")
     if problems:
         raise InputError("cannot score the photo: " + "; ".join(problems))
     melds = []
