@@ -188,3 +188,61 @@ def test_a_doctored_photo_scores_right_or_says_how_to_get_there(
         typed = [f"--add={''.join(missing)}"]
     code, out, err = _score_photo(None, monkeypatch, capsys, str(path), *flags, *typed)
     assert code == 0 and _price(out) == _price(right), err
+
+
+# Rendered scene 33013: an open kan of haku whose fourth tile, white in a lamp's glare, was read as a back lying apart
+KAN_AS_PON = (SeenMeld("chi", ("5p", "6p", "7p"), "left"), SeenMeld("chi", ("3s", "4s", "5s"), "left"),
+              SeenMeld("pon", ("5z", "5z", "5z"), "left"))
+STRAY_BACK = "tile back beside the melds belongs to no meld"
+
+
+def test_a_kan_read_as_a_pon_takes_its_fourth_tile_with_add_meld(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Scored as a pon, 3,000 for 4,800 with nothing said but the layout's stray back, and no option could make the
+    pon a kan: the player had to type the whole hand into `jantaku score`. The score now notes the kan it may be, and
+    `--add meld3:5z` makes it one."""
+    view = _view(["5m", "5m", "9p", "9p"], "5m", KAN_AS_PON, dora=("0m", "0p"), warnings=(STRAY_BACK,))
+    code, out, _ = _score_photo(view, monkeypatch, capsys, "--tsumo")
+    assert code == 0 and out["total"] == 3000
+    assert "a pon may be a kan whose fourth tile lies apart: if it is, give that tile with --add meld3:5z" \
+        in out["read"]["warnings"]
+    code, out, err = _score_photo(view, monkeypatch, capsys, "--tsumo", "--add", "meld3:5z")
+    right = _score(capsys, "55m99p", "--win", "5m", "--meld", "chi:567p", "--meld", "chi:345s", "--meld",
+                   "kan:5555z:left", "--dora", "0m0p", "--tsumo")
+    assert code == 0 and _price(out) == _price(right) and out["total"] == 4800, err
+    assert out["read"]["hand"]["melds"][2] == {"kind": "kan", "tiles": ["5z"] * 4, "source": "left"}
+    assert out["corrections"] == [{"tile": "5z", "place": "meld3", "read": None}]
+    assert out["read"]["warnings"][-1] == ("tiles as corrected by the player: added 5z to meld 3, a kan (its fourth "
+                                           "tile not seen in the photo)")
+    assert not any("a pon may be a kan" in w for w in out["read"]["warnings"])
+    code, out, _ = _score_photo(_view(["5m", "5m", "9p", "9p"], "5m", KAN_AS_PON, dora=("0m", "0p")), monkeypatch,
+                                capsys, "--tsumo")
+    assert code == 0 and not any("a pon may be a kan" in w for w in out["read"]["warnings"])  # no stray: no note
+
+
+@pytest.mark.parametrize(("added", "message"), [
+    ("meld1:5p", "--add meld1:5p: meld1 was read as chi 5p6p7p: only a pon takes a fourth tile, which makes it a kan "
+                 "(fix its tiles first with --fix meld1:READ=TRUE)"),
+    ("meld3:6z", "--add meld3:6z: meld3 is a pon of 5z: its fourth tile is one too, not 6z"),
+    ("meld4:5z", "--add meld4:5z: the hand read has 3 meld(s) (hand 5m 5m 9p 9p; win 5m; meld1 chi 5p6p7p; "
+                 "meld2 chi 3s4s5s; meld3 pon 5z5z5z)"),
+])
+def test_a_fourth_tile_no_meld_can_take_is_refused_saying_why(
+        added: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    view = _view(["5m", "5m", "9p", "9p"], "5m", KAN_AS_PON, dora=("0m", "0p"))
+    code, out, err = _score_photo(view, monkeypatch, capsys, "--tsumo", "--add", added)
+    assert code == 2 and message in err and out["valid"] is False
+
+
+@pytest.mark.parametrize(("added", "message"), [
+    ("meld5:5z", "--add meld5:5z: a hand's melds are meld1 to meld4"),
+    ("meld3:5z5z", "--add meld3:5z5z: a meld takes one tile more (its fourth: a pon that is a kan)"),
+    ("meld3:", "--add 'meld3:': no tiles given"),
+])
+def test_a_mistyped_fourth_tile_is_refused_before_the_photo_is_read(
+        added: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
+    assert main(["score-photo", "table.jpg", "--add", added]) == 2
+    assert message in capsys.readouterr().err

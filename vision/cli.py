@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -19,6 +20,8 @@ from table.errors import InputError
 from vision.classes import plain_face
 from vision.corrections import Corrected, parse_added, parse_fixes, summary, with_corrections
 from vision.view import TableView
+
+STRAY_BESIDE_MELDS = re.compile(r"tile (\S+) beside the melds belongs to no meld")  # vision.layout.melds' words
 
 
 def register(commands, bench) -> None:
@@ -43,7 +46,8 @@ def register(commands, bench) -> None:
                    "does not set it apart (the hand laid in one row)")
     s.add_argument("--add", action="append", default=[], metavar="TILES",
                    help="tiles of the concealed hand the photo does not show (a finger across the row, a tile out of "
-                   "the picture), e.g. 4m, or 45m for two (repeatable)")
+                   "the picture), e.g. 4m, or 45m for two; meld1: to meld4: before one tile makes that pon a kan, its "
+                   "fourth tile not seen, e.g. meld2:5z (repeatable)")
     s.add_argument("--fix", action="append", default=[], metavar="READ=TRUE",
                    help="a tile read as READ is really TRUE, e.g. 9s=5z, or back=5z for a tile read face down "
                    "(repeatable, one tile each); hand:, win: or meld1: to meld4: before it says where, when READ was "
@@ -217,6 +221,20 @@ def with_dora_given(view: TableView, given: list[str]) -> TableView:
         note = "no dora indicator read from the photo: counted as none; give them with --dora if there are any"
         return replace(view, warnings=(*view.warnings, note))
     return view
+
+
+def with_kan_hint(view: TableView) -> TableView:
+    """A note, when a tile beside the melds belongs to none and is the face of a pon beside it (a haku's blank face
+    read as a back counts), on how to make that pon the kan it may be: the layout cannot tell a kan's fourth tile
+    lying apart from a stray tile, and a pon scores fewer fu than a kan, with no refusal to show it."""
+    strays = {m.group(1) for w in view.warnings if (m := STRAY_BESIDE_MELDS.match(w))}
+    strays |= {"5z"} if "back" in strays else set()
+    fits = [f"--add meld{k + 1}:{plain_face(m.tiles[0])}" for k, m in enumerate(view.hand.melds)
+            if m.kind == "pon" and plain_face(m.tiles[0]) in {plain_face(t) for t in strays}]
+    if not fits:
+        return view
+    note = f"a pon may be a kan whose fourth tile lies apart: if it is, give that tile with {' or '.join(fits)}"
+    return replace(view, warnings=(*view.warnings, note))
 
 
 def with_riichi_seen(view: TableView, args: argparse.Namespace) -> TableView:
@@ -395,6 +413,7 @@ def score_view(view: TableView, args: argparse.Namespace, rules, corrected: Corr
 
     view = with_win_given(view, args.win)
     view = with_set_red_fives(with_riichi_seen(with_dora_given(with_table_checks(view), args.dora), args), rules)
+    view = with_kan_hint(view)
     scored, error = None, None
     try:
         scored = _score(view, args, rules)

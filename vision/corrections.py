@@ -1,6 +1,7 @@
 """The player's corrections to a hand read from a photo, for `jantaku score-photo`: tiles of the concealed hand the
-photo did not show (`--add 4m`: a finger across the row, the layout's "tiles may be hidden") and tiles it read wrong
-(`--fix 9s=5z`: a blank haku read as a 9s, a back).
+photo did not show (`--add 4m`: a finger across the row, the layout's "tiles may be hidden"), a kan's fourth tile it
+did not show (`--add meld2:5z`: a pon read where a haku kan lies, its last tile taken for a back) and tiles it read
+wrong (`--fix 9s=5z`: a blank haku read as a 9s, a back).
 
 Typing the whole hand into `jantaku score` instead would lose the melds, the winning tile and the dora the photo gave
 right. Each correction is said in a note and listed as given, so a price never hides that the player changed the
@@ -18,6 +19,7 @@ from vision.view import SeenHand, TableView
 
 BACK = "back"
 PLACE = re.compile(r"(hand|win|meld(\d+)):", re.IGNORECASE)
+MELD_PLACE = re.compile(r"meld(\d+):", re.IGNORECASE)
 FIX_EXAMPLE = "give READ=TRUE, e.g. --fix 9s=5z (a tile read as 9s is a white dragon), or hand:9s=5z, win:9s=5z, " \
               "meld1:9s=5z to say where"
 
@@ -46,6 +48,8 @@ class Correction:
         return {"tile": self.tile, "place": self.place, "read": self.read}
 
     def __str__(self) -> str:
+        if self.read is None and self.place.startswith("meld"):
+            return f"added {self.tile} to meld {self.place[4:]}, a kan (its fourth tile not seen in the photo)"
         if self.read is None:
             return f"added {self.tile} to the hand (not seen in the photo)"
         where = {"hand": "in the hand", "win": "as the winning tile"}.get(self.place) \
@@ -64,17 +68,34 @@ class Corrected:
     unsure: str | None = None
 
 
-def parse_added(texts: list[str]) -> tuple[str, ...]:
-    """`--add` values as tile names; InputError naming the value that is no tiles."""
-    added: list[str] = []
+@dataclass(frozen=True)
+class Added:
+    """`--add [meldN:]TILES`, one tile: to the concealed hand (`place` "hand"), or as the fourth tile of meld N (a pon
+    that is a kan)."""
+
+    tile: str
+    place: str = "hand"
+    text: str = ""
+
+
+def parse_added(texts: list[str]) -> tuple[Added, ...]:
+    """`--add` values, a tile each; InputError naming the value that is no tiles."""
+    added: list[Added] = []
     for text in texts:
+        place, rest = "hand", text.strip()
+        if m := MELD_PLACE.match(rest):
+            place, rest = f"meld{m.group(1)}", rest[m.end():]
+            if not 1 <= int(m.group(1)) <= 4:
+                raise InputError(f"--add {text}: a hand's melds are meld1 to meld4, as the Hand line lists them")
         try:
-            tiles = parse_tiles(text)
+            tiles = parse_tiles(rest)
         except InputError as exc:
             raise InputError(f"--add {text}: {exc}") from None
         if not tiles:
             raise InputError(f"--add {text!r}: no tiles given (e.g. --add 4m, or --add 45m for two)")
-        added += map(str, tiles)
+        if place != "hand" and len(tiles) > 1:
+            raise InputError(f"--add {text}: a meld takes one tile more (its fourth: a pon that is a kan)")
+        added += [Added(str(t), place, text) for t in tiles]
     return tuple(added)
 
 
@@ -103,10 +124,11 @@ def parse_fixes(texts: list[str]) -> tuple[Fix, ...]:
     return tuple(parse_fix(t) for t in texts)
 
 
-def with_corrections(view: TableView, added: tuple[str, ...], fixes: tuple[Fix, ...]) -> Corrected:
-    """The view with each fix made in turn, then the tiles added to the concealed part; InputError when a fix names
-    a tile not read where it says, or one read in several places without saying which. The layout's warning of
-    face-down tiles in the hand goes once none is left: the player has named them."""
+def with_corrections(view: TableView, added: tuple[Added, ...], fixes: tuple[Fix, ...]) -> Corrected:
+    """The view with each fix made in turn, then a kan's fourth tiles added to their pons and the tiles added to the
+    concealed part; InputError when a fix names a tile not read where it says, or one read in several places without
+    saying which, or a fourth tile a meld cannot take. The layout's warning of face-down tiles in the hand goes once
+    none is left: the player has named them."""
     from vision.layout import FACE_DOWN_IN_HAND
     from vision.rereading import unsure_tiles
 
@@ -118,13 +140,39 @@ def with_corrections(view: TableView, added: tuple[str, ...], fixes: tuple[Fix, 
         done.append(correction)
     if BACK not in view.hand.concealed:
         view = replace(view, warnings=tuple(w for w in view.warnings if FACE_DOWN_IN_HAND not in w))
+    for add in (a for a in added if a.place != "hand"):
+        view = _made_kan(view, add)
+        done.append(Correction(add.tile, add.place))
     unsure = unsure_tiles(view)
-    if added:
+    to_hand = tuple(a.tile for a in added if a.place == "hand")
+    if to_hand:
         h = view.hand
-        view = replace(view, hand=replace(h, concealed=(*h.concealed, *added), concealed_indices=()))
-        done += [Correction(t, "hand") for t in added]
+        view = replace(view, hand=replace(h, concealed=(*h.concealed, *to_hand), concealed_indices=()))
+        done += [Correction(t, "hand") for t in to_hand]
     note = f"tiles as corrected by the player: {summary(tuple(done))}"
     return Corrected(replace(view, warnings=(*view.warnings, note)), tuple(done), unsure)
+
+
+def _made_kan(view: TableView, add: Added) -> TableView:
+    """The view with `add.tile` the fourth tile of the pon at `add.place`, now an open kan (called from the same
+    seat): InputError when that meld is no pon of the tile. A kan's fourth tile lies at the meld's end or on its
+    called tile, where a haku's blank face is read as a back, or the glare of a lamp hides it."""
+    from vision.classes import plain_face
+
+    hand, k = view.hand, int(add.place[4:]) - 1
+    if k >= len(hand.melds):
+        raise InputError(f"--add {add.text}: the hand read has {len(hand.melds)} meld(s) ({_read_as(hand)})")
+    meld = hand.melds[k]
+    if meld.kind != "pon" or len(meld.tiles) != 3:
+        raise InputError(f"--add {add.text}: {add.place} was read as {meld.kind} {''.join(meld.tiles)}: only a pon "
+                         "takes a fourth tile, which makes it a kan (fix its tiles first with --fix "
+                         f"{add.place}:READ=TRUE)")
+    if plain_face(meld.tiles[0]) != plain_face(add.tile):
+        raise InputError(f"--add {add.text}: {add.place} is a pon of {plain_face(meld.tiles[0])}: its fourth tile is "
+                         f"one too, not {add.tile}")
+    melds = list(hand.melds)
+    melds[k] = replace(meld, kind="kan", tiles=(*meld.tiles, add.tile))
+    return replace(view, hand=replace(hand, melds=tuple(melds)))
 
 
 def summary(corrections: tuple[Correction, ...]) -> str:
