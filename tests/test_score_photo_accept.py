@@ -121,7 +121,8 @@ def test_a_meld_that_is_no_meld_names_fix_with_its_place(
     view = _view(["1m", "2m", "3m", "4p", "5p", "6p", "9s"], "9s", melds)
     code, _, err = _score_photo(view, monkeypatch, capsys)
     assert code == 2 and "the tiles 7z 7z 1z beside the hand make no meld" in err
-    assert "a meld's tile read as another is given with --fix meld2:READ=TRUE" in err
+    assert "if a tile of it is read as another, give it with --fix meld2:READ=TRUE (hand tiles taken for a meld " \
+           "cannot be moved: retake the photo with a gap before the melds)" in err
     code, out, _ = _score_photo(view, monkeypatch, capsys, "--fix", "meld2:1z=7z")
     assert code == 0 and {"name": "Yakuhai (chun)", "han": 1} in out["yaku"]
 

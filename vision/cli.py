@@ -465,7 +465,8 @@ def _correction_hint(view: TableView, error: InputError | None) -> str:
                      "--win TILE")
     unknown = [k + 1 for k, m in enumerate(h.melds) if m.kind == "unknown"]
     if unknown:
-        hints.append(f"a meld's tile read as another is given with --fix meld{unknown[0]}:READ=TRUE")
+        hints.append(f"if a tile of it is read as another, give it with --fix meld{unknown[0]}:READ=TRUE (hand tiles "
+                     "taken for a meld cannot be moved: retake the photo with a gap before the melds)")
     return "".join(f"; {hint}" for hint in hints)
 
 
