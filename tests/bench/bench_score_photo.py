@@ -288,7 +288,8 @@ def corrections(truth: Truth, read: dict) -> list[str] | None:
 
 
 def options_named(typed: list[str], message: str) -> bool:
-    """Whether the refusal (or the Notes under it) names every option the player needs."""
+    """Whether the message (a refusal with the Notes under it, or a score's Notes) names every option the player
+    needs."""
     return all(option in message for option in {t.split("=")[0] for t in typed if t.startswith("--")})
 
 
@@ -317,7 +318,8 @@ def run(cases: list[Case], out: Path, verbose: bool) -> dict:
         if first != "right":
             typed = corrections(case.truth, result.get("read", {}))
             row["typed"] = " ".join(typed) if typed else None
-            row["named"] = typed is not None and options_named(typed, err)
+            notes = "\n".join(result.get("read", {}).get("warnings", []))
+            row["named"] = typed is not None and options_named(typed, f"{err}\n{notes}")
             if typed:
                 given = _without_win(flags) if "--win" in typed else flags
                 code2, result2, err2 = _score(["score-photo", str(path), *given, *typed, "--json"])
