@@ -68,8 +68,9 @@ def test_a_hand_short_of_tiles_with_no_gap_seen_says_how_to_give_them(
     view = _view(ORPHANS[2:], "3z", dora=())
     code, out, err = _score_photo(view, monkeypatch, capsys)
     assert code == 2 and "but has 11 (19m19p19s12447z) plus 3z" in err
-    hint = "tiles the photo did not show are given with --add TILES (e.g. --add 4m), a tile read as another with " \
-           "--fix READ=TRUE (e.g. --fix 9s=5z), and the winning tile, if not the 3z read, with --win TILE"
+    hint = "tiles the photo did not show are given with --add TILES (e.g. --add 4m), a meld with --meld KIND:TILES " \
+           "(e.g. --meld pon:777z), a tile read as another with --fix READ=TRUE (e.g. --fix 9s=5z), and the " \
+           "winning tile, if not the 3z read, with --win TILE"
     assert hint in err and hint in out["error"]
     code, out, _ = _score_photo(view, monkeypatch, capsys, "--add", "5z6z")
     right = _score(capsys, "".join(ORPHANS), "--win", "3z")
@@ -246,4 +247,41 @@ def test_a_mistyped_fourth_tile_is_refused_before_the_photo_is_read(
 
     monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
     assert main(["score-photo", "table.jpg", "--add", added]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_meld_the_photo_did_not_show_is_given_with_meld(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rendered whole table 33024: the winner's added kan of East not read at all, the rest right. The refusal said
+    only "has 7": a player who then added 1z1z1z as hand tiles got a closed pon of East scored for an added kan;
+    `--meld added-kan:1111z` (as for `jantaku score`) gives the meld itself."""
+    view = _view(["5p", "6p", "7p", "8p", "8p", "6s", "7s"], "5s", (SeenMeld("chi", ("3m", "4m", "5m"), "left"),),
+                 dora=("2z", "2p"))
+    code, out, err = _score_photo(view, monkeypatch, capsys, "--tsumo")
+    assert code == 2 and "but has 7 (56788p67s) plus 5s" in err and "a meld with --meld KIND:TILES" in err
+    code, out, err = _score_photo(view, monkeypatch, capsys, "--tsumo", "--meld", "added-kan:1111z:left")
+    right = _score(capsys, "56788p67s", "--win", "5s", "--meld", "chi:345m", "--meld", "added-kan:1111z:left",
+                   "--dora", "2z2p", "--tsumo")
+    assert code == 0 and _price(out) == _price(right), err
+    assert out["read"]["hand"]["melds"][1] == {"kind": "added-kan", "tiles": ["1z"] * 4, "source": "left"}
+    assert out["corrections"] == [{"tile": "1111z", "place": "meld2", "read": None, "meld": "added-kan"}]
+    assert out["read"]["warnings"][-1] == ("tiles as corrected by the player: added meld 2, added-kan 1111z (not seen "
+                                           "in the photo)")
+
+    four = (*KAN_AS_PON, SeenMeld("pon", ("2z", "2z", "2z"), "left"))
+    code, out, err = _score_photo(_view(["5m"], "5m", four), monkeypatch, capsys, "--meld", "pon:777z")
+    assert code == 2 and "--meld: a hand has at most 4 melds, and 4 were read" in err
+
+
+@pytest.mark.parametrize(("meld", "message"), [
+    ("pon", "--meld pon: cannot read meld 'pon': write kind:tiles"),
+    ("pong:777z", "--meld pong:777z: unknown meld kind 'pong'"),
+    ("pon:777z:behind", "--meld pon:777z:behind: unknown meld source 'behind'"),
+])
+def test_a_mistyped_meld_is_refused_before_the_photo_is_read(
+        meld: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
+    assert main(["score-photo", "table.jpg", "--meld", meld]) == 2
     assert message in capsys.readouterr().err

@@ -18,7 +18,7 @@ from dataclasses import replace
 from table.cli_options import Once
 from table.errors import InputError
 from vision.classes import plain_face
-from vision.corrections import Corrected, parse_added, parse_fixes, summary, with_corrections
+from vision.corrections import Corrected, parse_added, parse_fixes, parse_melds, summary, with_corrections
 from vision.view import TableView
 
 STRAY_BESIDE_MELDS = re.compile(r"tile (\S+) beside the melds belongs to no meld")  # vision.layout.melds' words
@@ -48,6 +48,9 @@ def register(commands, bench) -> None:
                    help="tiles of the concealed hand the photo does not show (a finger across the row, a tile out of "
                    "the picture), e.g. 4m, or 45m for two; meld1: to meld4: before one tile makes that pon a kan, its "
                    "fourth tile not seen, e.g. meld2:5z (repeatable)")
+    s.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:SOURCE]",
+                   help="a called meld the photo does not show (out of the picture, not found), after those read, as "
+                   "for score: e.g. added-kan:1111z (repeatable)")
     s.add_argument("--fix", action="append", default=[], metavar="READ=TRUE",
                    help="a tile read as READ is really TRUE, e.g. 9s=5z, or back=5z for a tile read face down "
                    "(repeatable, one tile each); hand:, win: or meld1: to meld4: before it says where, when READ was "
@@ -460,9 +463,9 @@ def _correction_hint(view: TableView, error: InputError | None) -> str:
     if "wrong tile count" in str(error) and shown < 13:
         hints.append("tiles hidden in the photo (a finger across the row) are given with --add, e.g. --add 4m"
                      if any(HIDDEN in w for w in view.warnings) else
-                     "tiles the photo did not show are given with --add TILES (e.g. --add 4m), a tile read as another "
-                     f"with --fix READ=TRUE (e.g. --fix 9s=5z), and the winning tile, if not the {h.win} read, with "
-                     "--win TILE")
+                     "tiles the photo did not show are given with --add TILES (e.g. --add 4m), a meld with --meld "
+                     "KIND:TILES (e.g. --meld pon:777z), a tile read as another with --fix READ=TRUE (e.g. --fix "
+                     f"9s=5z), and the winning tile, if not the {h.win} read, with --win TILE")
     unknown = [k + 1 for k, m in enumerate(h.melds) if m.kind == "unknown"]
     if unknown:
         hints.append(f"if a tile of it is read as another, give it with --fix meld{unknown[0]}:READ=TRUE (hand tiles "
@@ -503,6 +506,7 @@ def _check_flags(args: argparse.Namespace) -> None:
                 raise InputError(f"{flag} {text}: {exc}") from None
     parse_added(args.add)
     parse_fixes(args.fix)
+    parse_melds(args.meld)
     faults = situation_faults(Situation(**{f: getattr(args, f) for f in FLAGS}, seat_wind=wind_index(args.seat),
                                         round_wind=wind_index(args.round), honba=args.honba,
                                         riichi_sticks=args.sticks))
@@ -523,7 +527,7 @@ def run_score_photo(args: argparse.Namespace) -> int:
     _write_overlay(args.overlay, img, view)
     corrected = None
     try:
-        corrected = with_corrections(view, parse_added(args.add), parse_fixes(args.fix))
+        corrected = with_corrections(view, parse_added(args.add), parse_fixes(args.fix), parse_melds(args.meld))
         view = corrected.view
         view, hand, situation, result = score_view(view, args, rules, corrected)
     except InputError as exc:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from table.errors import InputError
 from table.tiles import parse_tile, parse_tiles
-from vision.view import SeenHand, TableView
+from vision.view import SeenHand, SeenMeld, TableView
 
 BACK = "back"
 PLACE = re.compile(r"(hand|win|meld(\d+)):", re.IGNORECASE)
@@ -43,11 +43,15 @@ class Correction:
     tile: str
     place: str
     read: str | None = None
+    meld: str | None = None  # the kind of a whole meld added (`--meld`): `tile` then holds its tiles
 
     def to_json(self) -> dict:
-        return {"tile": self.tile, "place": self.place, "read": self.read}
+        out = {"tile": self.tile, "place": self.place, "read": self.read}
+        return {**out, "meld": self.meld} if self.meld else out
 
     def __str__(self) -> str:
+        if self.meld:
+            return f"added {self.place.replace('meld', 'meld ')}, {self.meld} {self.tile} (not seen in the photo)"
         if self.read is None and self.place.startswith("meld"):
             return f"added {self.tile} to meld {self.place[4:]}, a kan (its fourth tile not seen in the photo)"
         if self.read is None:
@@ -99,6 +103,20 @@ def parse_added(texts: list[str]) -> tuple[Added, ...]:
     return tuple(added)
 
 
+def parse_melds(texts: list[str]) -> tuple[SeenMeld, ...]:
+    """`--meld KIND:TILES[:SOURCE]` values, as `jantaku score` reads them; InputError naming the value."""
+    from table.hand import parse_meld
+
+    melds = []
+    for text in texts:
+        try:
+            meld = parse_meld(text)
+        except InputError as exc:
+            raise InputError(f"--meld {text}: {exc}") from None
+        melds.append(SeenMeld(meld.kind, tuple(map(str, meld.tiles)), meld.source))
+    return tuple(melds)
+
+
 def parse_fix(text: str) -> Fix:
     """One `--fix` value; InputError saying how it is written."""
     place, rest = None, text.strip()
@@ -124,15 +142,16 @@ def parse_fixes(texts: list[str]) -> tuple[Fix, ...]:
     return tuple(parse_fix(t) for t in texts)
 
 
-def with_corrections(view: TableView, added: tuple[Added, ...], fixes: tuple[Fix, ...]) -> Corrected:
-    """The view with each fix made in turn, then a kan's fourth tiles added to their pons and the tiles added to the
-    concealed part; InputError when a fix names a tile not read where it says, or one read in several places without
-    saying which, or a fourth tile a meld cannot take. The layout's warning of face-down tiles in the hand goes once
-    none is left: the player has named them."""
+def with_corrections(view: TableView, added: tuple[Added, ...], fixes: tuple[Fix, ...],
+                     melds: tuple[SeenMeld, ...] = ()) -> Corrected:
+    """The view with each fix made in turn, then a kan's fourth tiles added to their pons, the melds the photo did not
+    show after those read, and the tiles added to the concealed part; InputError when a fix names a tile not read
+    where it says, or one read in several places without saying which, or a fourth tile a meld cannot take. The
+    layout's warning of face-down tiles in the hand goes once none is left: the player has named them."""
     from vision.layout import FACE_DOWN_IN_HAND
     from vision.rereading import unsure_tiles
 
-    if not added and not fixes:
+    if not added and not fixes and not melds:
         return Corrected(view)
     done: list[Correction] = []
     for fix in fixes:
@@ -143,6 +162,13 @@ def with_corrections(view: TableView, added: tuple[Added, ...], fixes: tuple[Fix
     for add in (a for a in added if a.place != "hand"):
         view = _made_kan(view, add)
         done.append(Correction(add.tile, add.place))
+    if melds:
+        h = view.hand
+        if len(h.melds) + len(melds) > 4:
+            raise InputError(f"--meld: a hand has at most 4 melds, and {len(h.melds)} were read ({_read_as(h)}); "
+                             "a meld read wrong is fixed with --fix meldN:READ=TRUE")
+        view = replace(view, hand=replace(h, melds=(*h.melds, *melds)))
+        done += [Correction(_mpsz(m.tiles), f"meld{len(h.melds) + k + 1}", meld=m.kind) for k, m in enumerate(melds)]
     unsure = unsure_tiles(view)
     to_hand = tuple(a.tile for a in added if a.place == "hand")
     if to_hand:
@@ -173,6 +199,12 @@ def _made_kan(view: TableView, add: Added) -> TableView:
     melds = list(hand.melds)
     melds[k] = replace(meld, kind="kan", tiles=(*meld.tiles, add.tile))
     return replace(view, hand=replace(hand, melds=tuple(melds)))
+
+
+def _mpsz(tiles: tuple[str, ...]) -> str:
+    from table.tiles import parse_tile, to_mpsz
+
+    return to_mpsz([parse_tile(t) for t in tiles], sort=False)
 
 
 def summary(corrections: tuple[Correction, ...]) -> str:
