@@ -247,11 +247,16 @@ def verdict(code: int, result: dict, right: dict) -> str:
 
 def corrections(truth: Truth, read: dict) -> list[str] | None:
     """The options a player who knows the hand types after seeing what was read: `--fix [PLACE:]READ=TRUE` for each
-    tile read as another, `--add` for tiles not read, `--win` for a winning tile not set apart or another than the
-    one read, `--dora` when the indicators read are not those on the table. None when no option mends the reading
-    (a meld missed or made of other tiles, a tile read in the hand that is not there)."""
+    tile read as another, `--add` for tiles not read (`--add meldN:` for a kan's fourth), `--meld` for the last melds
+    when they were not read, `--win` for a winning tile not set apart or another than the one read, `--dora` when the
+    indicators read are not those on the table. None when no option mends the reading (a meld made of other tiles, a
+    tile read in the hand that is not there)."""
     hand = read.get("hand") or {}
     concealed, win, melds = list(hand.get("concealed", [])), hand.get("win"), hand.get("melds", [])
+    given: list[str] = []
+    if len(melds) < len(truth.melds) and [m["tiles"] for m in melds] == [t for _, t, _ in truth.melds[:len(melds)]]:
+        given = [f"--meld={k}:{''.join(t)}{':' + s if s else ''}" for k, t, s in truth.melds[len(melds):]]
+        truth = Truth(truth.concealed, truth.win, truth.melds[:len(melds)], truth.dora, truth.flags)
     if len(melds) != len(truth.melds):
         return None
     placed = Counter(t for part in (concealed, [win] if win else [], *(m["tiles"] for m in melds)) for t in part)
@@ -284,7 +289,7 @@ def corrections(truth: Truth, read: dict) -> list[str] | None:
     typed += ["--win", truth.win] if win != truth.win else []
     if sorted(read.get("dora_indicators", [])) != sorted(truth.dora) and truth.dora:
         typed.append(f"--dora={''.join(truth.dora)}")
-    return typed
+    return typed + given
 
 
 def options_named(typed: list[str], message: str) -> bool:
