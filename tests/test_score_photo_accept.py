@@ -16,6 +16,7 @@ import pytest
 from device.cli import main
 from device.config import SAMPLE_PHOTOS
 from vision.art import SHARED
+from vision.layout.melds import stray_warning
 from vision.view import SeenHand, SeenMeld, SeenTile, TableView
 
 LX04 = SHARED / "photos" / "lx04.jpg"
@@ -195,7 +196,7 @@ def test_a_doctored_photo_scores_right_or_says_how_to_get_there(
 # Rendered scene 33013: an open kan of haku whose fourth tile, white in a lamp's glare, was read as a back lying apart
 KAN_AS_PON = (SeenMeld("chi", ("5p", "6p", "7p"), "left"), SeenMeld("chi", ("3s", "4s", "5s"), "left"),
               SeenMeld("pon", ("5z", "5z", "5z"), "left"))
-STRAY_BACK = "tile back beside the melds belongs to no meld"
+STRAY_BACK = stray_warning("back")
 
 
 def test_a_kan_read_as_a_pon_takes_its_fourth_tile_with_add_meld(

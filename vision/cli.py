@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -20,8 +19,6 @@ from table.errors import InputError
 from vision.classes import plain_face
 from vision.corrections import Corrected, parse_added, parse_fixes, parse_melds, summary, with_corrections
 from vision.view import TableView
-
-STRAY_BESIDE_MELDS = re.compile(r"tile (\S+) beside the melds belongs to no meld")  # vision.layout.melds' words
 
 
 def register(commands, bench) -> None:
@@ -230,7 +227,9 @@ def with_kan_hint(view: TableView) -> TableView:
     """A note, when a tile beside the melds belongs to none and is the face of a pon beside it (a haku's blank face
     read as a back counts), on how to make that pon the kan it may be: the layout cannot tell a kan's fourth tile
     lying apart from a stray tile, and a pon scores fewer fu than a kan, with no refusal to show it."""
-    strays = {m.group(1) for w in view.warnings if (m := STRAY_BESIDE_MELDS.match(w))}
+    from vision.layout.melds import stray_tile
+
+    strays = {t for w in view.warnings if (t := stray_tile(w))}
     strays |= {"5z"} if "back" in strays else set()
     fits = [f"--add meld{k + 1}:{plain_face(m.tiles[0])}" for k, m in enumerate(view.hand.melds)
             if m.kind == "pon" and plain_face(m.tiles[0]) in {plain_face(t) for t in strays}]

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import statistics
 
 from vision.classes import plain_face
@@ -123,7 +124,7 @@ def _parse_melds(tiles: list[_T], extra: list[_T], warnings: list[str], across: 
             k += size
             break
         else:
-            warnings.append(f"tile {t.name} beside the melds belongs to no meld")
+            warnings.append(stray_warning(t.name))
             k += 1
     return melds, used, called
 
@@ -178,3 +179,15 @@ def _called_by_steps(win: list[_T], candidates) -> int:
         return statistics.fmean(beside) / max(statistics.fmean(apart), 1e-6) if apart else 1.0
 
     return max(candidates, key=evidence)
+
+
+def stray_warning(name: str) -> str:
+    """The warning for a tile lying by the melds that none of them takes (`score-photo` reads it back with
+    `stray_tile`: a stray tile of a pon's face may be the kan's fourth)."""
+    return f"tile {name} beside the melds belongs to no meld"
+
+
+def stray_tile(warning: str) -> str | None:
+    """The tile named by a `stray_warning`, None for any other warning."""
+    m = re.fullmatch(r"tile (\S+) beside the melds belongs to no meld", warning)
+    return m.group(1) if m else None
