@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers_browser import CHROMIUM, CHROMIUM_ARGS
 
 from device.cli import main
 
@@ -18,3 +19,13 @@ def jantaku(tmp_path, capsys, monkeypatch):
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless chromium for one module's page tests (skipped where Playwright is not installed)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()

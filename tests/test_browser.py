@@ -11,13 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers_browser import CHROMIUM
 
 from device.loadtest import ServerProcess
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PIN = "24680"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
@@ -28,15 +26,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
 def server(tmp_path_factory):
     with ServerProcess(tmp_path_factory.mktemp("browser") / "data", pin=PIN) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def keeper_with_a_new_game(browser, url: str, names: list[str], **page_options):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser import ARGS, ARTIFACTS, CHROMIUM, PIN, keeper_with_a_new_game
+from helpers_browser import CHROMIUM
+from test_browser import ARTIFACTS, PIN, keeper_with_a_new_game, log_in
 
 from device.loadtest import ServerProcess
 
@@ -19,15 +20,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
 def server(tmp_path_factory):
     with ServerProcess(tmp_path_factory.mktemp("pages") / "data", pin=PIN) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def images_said(page, selector: str) -> list[str]:
@@ -55,9 +47,7 @@ def test_a_hands_tiles_are_said_once_and_the_winning_tile_as_part_of_the_hand(se
         page = context.new_page()
         page.on("dialog", lambda d: d.accept())
         page.goto(server.url + "/keeper/login")
-        page.fill("#pin", PIN)
-        page.click("button[type=submit]")
-        page.wait_for_url("**/keeper", wait_until="load")
+        log_in(page)
         page.click("#new-game")
         expect(page.locator("#status")).to_have_text("new game started")
         page.click("#type-hand")
