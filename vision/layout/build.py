@@ -57,7 +57,7 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     face_up = [sum(t.face_up for seg in ln for t in seg) for ln in lines]
     hand_like = [any(_hand_row(seg) for seg in ln) for ln in lines]
     best = max(range(len(lines)), key=lambda k: (hand_like[k], face_up[k], -sum(len(s) for s in lines[k])))
-    hands = _same_way_hands(lines, hand_like, best)
+    hands = _same_way_hands(lines, hand_like, best, tiles, width, height)
     best = _nearest_hand(lines, hands)
     hand_line = lines[best]
     apart_ids = {t.i for k in hands if k != best for s in lines[k] for t in s}  # another hand, photographed with it
@@ -76,6 +76,10 @@ def _build(tiles: list[SeenTile], width: int, height: int, angle: float) -> Tabl
     hand_ids = {t.i for s in hand_line for t in s}
     hand_line_t = [[by_i[t.i] for t in s] for s in hand_line]
     others = [t for t in turned if t.i not in hand_ids]
+    for other in hands:  # the other hand's winning tile laid off its row, its added kans' top tiles: no discards
+        if other != best:
+            loose = [t for t in others if t.i not in apart_ids]
+            apart_ids |= _hand([[by_i[t.i] for t in s] for s in lines[other]], loose, [], [])[1]
     beyond = _lying_beyond(hand_line_t, others)
     others = [t for t in others if t not in beyond]
     before = list(hand_warnings)
