@@ -3,29 +3,17 @@ picture. Hand-made detections, and edited copies of the shared photos."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 from test_vision_layout import H, melds, row
-from test_vision_layout_edge import SIZE, scaled
+from test_vision_layout_edge import PHOTOS, SIZE, _read, needs_photos, scaled
 
-from device.cli import main
-from vision.art import SHARED
 from vision.layout import TWO_HANDS, build_view
 from vision.recognizer import Detection, Recognizer, read_view
 from vision.view import SeenTile
-
-PHOTOS = SHARED / "photos"
-needs_photos = pytest.mark.skipif(not (PHOTOS / "lx01.jpg").exists(),
-                                  reason=f"shared photos not found at {PHOTOS} (shared/ beside the clone)")
-
-
-def _read(path: Path, capsys: pytest.CaptureFixture[str]) -> dict:
-    assert main(["read", str(path), "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 def test_a_first_reading_box_that_the_balanced_reading_lost_is_kept() -> None:
