@@ -237,20 +237,6 @@ def test_a_fourth_tile_no_meld_can_take_is_refused_saying_why(
     assert code == 2 and message in err and out["valid"] is False
 
 
-@pytest.mark.parametrize(("added", "message"), [
-    ("meld5:5z", "--add meld5:5z: a hand's melds are meld1 to meld4"),
-    ("meld3:5z5z", "--add meld3:5z5z: a meld takes one tile more (its fourth: a pon that is a kan)"),
-    ("meld3:", "--add 'meld3:': no tiles given"),
-])
-def test_a_mistyped_fourth_tile_is_refused_before_the_photo_is_read(
-        added: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import vision.cli
-
-    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
-    assert main(["score-photo", "table.jpg", "--add", added]) == 2
-    assert message in capsys.readouterr().err
-
-
 def test_a_meld_the_photo_did_not_show_is_given_with_meld(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Rendered whole table 33024: the winner's added kan of East not read at all, the rest right. The refusal said
@@ -273,16 +259,3 @@ def test_a_meld_the_photo_did_not_show_is_given_with_meld(
     code, out, err = _score_photo(_view(["5m"], "5m", four), monkeypatch, capsys, "--meld", "pon:777z")
     assert code == 2 and "--meld: a hand has at most 4 melds, and 4 were read" in err
 
-
-@pytest.mark.parametrize(("meld", "message"), [
-    ("pon", "--meld pon: cannot read meld 'pon': write kind:tiles"),
-    ("pong:777z", "--meld pong:777z: unknown meld kind 'pong'"),
-    ("pon:777z:behind", "--meld pon:777z:behind: unknown meld source 'behind'"),
-])
-def test_a_mistyped_meld_is_refused_before_the_photo_is_read(
-        meld: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import vision.cli
-
-    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
-    assert main(["score-photo", "table.jpg", "--meld", meld]) == 2
-    assert message in capsys.readouterr().err

@@ -147,26 +147,6 @@ def test_the_hand_as_corrected_is_checked_as_any_other(flags: tuple[str, ...], m
     assert out["corrections"] and out["read"]["warnings"][-1].startswith(CORRECTED)
 
 
-@pytest.mark.parametrize(("flags", "message"), [
-    (("--add", "4x"), "--add 4x: unknown suit 'x'"),
-    (("--add", ""), "--add '': no tiles given"),
-    (("--fix", "9s"), "--fix 9s: give READ=TRUE, e.g. --fix 9s=5z"),
-    (("--fix", "9s=55z"), "--fix 9s=55z: expected one tile, got '55z'"),
-    (("--fix", "back=back"), "--fix back=back: cannot read tiles 'back'"),
-    (("--fix", "9s=9s"), "--fix 9s=9s: the tile read and the tile it is are the same"),
-    (("--fix", "meld5:9s=5z"), "--fix meld5:9s=5z: a hand's melds are meld1 to meld4"),
-    (("--fix", "hnd:9s=5z"), "--fix hnd:9s=5z: cannot read tiles 'hnd:9s'"),
-])
-def test_a_mistyped_correction_is_refused_before_the_photo_is_read(
-        flags: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    import vision.cli
-
-    monkeypatch.setattr(vision.cli, "read_photo", lambda *a, **k: pytest.fail("read before the options were checked"))
-    assert main(["score-photo", "table.jpg", *flags]) == 2
-    assert message in capsys.readouterr().err
-
-
 def test_the_players_word_stands_no_tile_is_read_again_and_those_fixed_are_not_called_unsure(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """As read, the hand wins when the 9m is taken for its runner-up 5m (a second reading); the player said the 1m

@@ -403,6 +403,21 @@ def test_score_photo_takes_a_face_down_hand_tile_for_a_haku_only_when_that_makes
     (("--overlay", "/no/such/folder/seen.jpg"), "cannot write the overlay to /no/such/folder/seen.jpg"),
     (("--overlay", "seen.txt"), "cannot write the overlay to seen.txt"),
     (("--rules", "mcr"), "is not riichi: score-photo scores riichi hands; give the tiles to `jantaku score --system"),
+    # the player's corrections (vision.corrections)
+    (("--add", "4x"), "--add 4x: unknown suit 'x'"),
+    (("--add", ""), "--add '': no tiles given"),
+    (("--fix", "9s"), "--fix 9s: give READ=TRUE, e.g. --fix 9s=5z"),
+    (("--fix", "9s=55z"), "--fix 9s=55z: expected one tile, got '55z'"),
+    (("--fix", "back=back"), "--fix back=back: cannot read tiles 'back'"),
+    (("--fix", "9s=9s"), "--fix 9s=9s: the tile read and the tile it is are the same"),
+    (("--fix", "meld5:9s=5z"), "--fix meld5:9s=5z: a hand's melds are meld1 to meld4"),
+    (("--fix", "hnd:9s=5z"), "--fix hnd:9s=5z: cannot read tiles 'hnd:9s'"),
+    (("--add", "meld5:5z"), "--add meld5:5z: a hand's melds are meld1 to meld4"),
+    (("--add", "meld3:5z5z"), "--add meld3:5z5z: a meld takes one tile more (its fourth: a pon that is a kan)"),
+    (("--add", "meld3:"), "--add 'meld3:': no tiles given"),
+    (("--meld", "pon"), "--meld pon: cannot read meld 'pon': write kind:tiles"),
+    (("--meld", "pong:777z"), "--meld pong:777z: unknown meld kind 'pong'"),
+    (("--meld", "pon:777z:behind"), "--meld pon:777z:behind: unknown meld source 'behind'"),
 ])
 def test_score_photo_refuses_a_mistyped_option_before_reading_the_photo(
         flags: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPatch,
