@@ -11,15 +11,14 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers_browser import CHROMIUM
+from helpers_browser import needs_chromium
 
 from device.loadtest import ServerProcess
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PIN = "24680"
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")

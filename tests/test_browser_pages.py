@@ -7,13 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers_browser import CHROMIUM
+from helpers_browser import needs_chromium
 from test_browser import ARTIFACTS, PIN, keeper_with_a_new_game, log_in
 
 from device.loadtest import ServerProcess
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
