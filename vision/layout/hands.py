@@ -25,6 +25,11 @@ def _tiles_of(line: list[list[_T]]) -> list[_T]:
     return [t for s in line for t in s]
 
 
+def _line_facing(line: list[list[_T]]) -> int | None:
+    """The way a line's tiles face, along its longest segment."""
+    return _facing(_tiles_of(line), _axis(max(line, key=len)))
+
+
 def _length(line: list[list[_T]]) -> float:
     """The median tile's length along its long side: how near the camera the line lies."""
     return statistics.median(max(t.x2 - t.x1, t.y2 - t.y1) for t in _tiles_of(line))
@@ -45,10 +50,7 @@ def _same_way_hands(lines: list[list[list[_T]]], hand_like: list[bool], best: in
     hand row is a straight row of ten upright faces (`hand_like`), which no pond row or wall is, or a line that
     reads as a whole hand with called melds (`_laid_down`, in the frame the line faces), at most ALIKE times the
     other's tile length and APART tile lengths from it."""
-    def facing(k: int) -> int | None:
-        return _facing([t for s in lines[k] for t in s], _axis(max(lines[k], key=len)))
-
-    way = facing(best)
+    way = _line_facing(lines[best])
     if way is None:
         return [best]
     laid_down: dict[int, bool] = {}
@@ -67,8 +69,8 @@ def _same_way_hands(lines: list[list[list[_T]]], hand_like: list[bool], best: in
 
     def second(k: int) -> bool:  # the cheap tests first: most pictures show one hand
         if hand_like[k] and hand_like[best]:
-            return facing(k) == way
-        return sum(map(len, lines[k])) >= WHOLE and facing(k) == way and alike_apart(k) and meld_hand(k)
+            return _line_facing(lines[k]) == way
+        return sum(map(len, lines[k])) >= WHOLE and _line_facing(lines[k]) == way and alike_apart(k) and meld_hand(k)
 
     found = [k for k in range(len(lines)) if k != best and second(k)]
     return [best, *found] if found and (hand_like[best] or meld_hand(best)) else [best]
@@ -78,16 +80,11 @@ def _nearest_hand(lines: list[list[list[_T]]], hands: list[int]) -> int:
     """Of hand rows facing alike, the one nearest the camera: the one whose tiles are longer by LARGER (perspective
     makes nearer tiles larger), else among those as large the one nearest its owner's edge of the picture (a photo is
     taken from the hand's side)."""
-    def size(k: int) -> float:
-        return _length(lines[k])
-
     def edge(k: int) -> float:
-        tiles = [t for s in lines[k] for t in s]
-        seat = SEAT_FACING.get(_facing(tiles, _axis(max(lines[k], key=len))) or 0, 0)
-        return _outward(tiles, seat)
+        return _outward(_tiles_of(lines[k]), SEAT_FACING.get(_line_facing(lines[k]) or 0, 0))
 
-    largest = max(size(k) for k in hands)
-    return max((k for k in hands if LARGER * size(k) >= largest), key=edge)
+    largest = max(_length(lines[k]) for k in hands)
+    return max((k for k in hands if LARGER * _length(lines[k]) >= largest), key=edge)
 
 
 def _nearer_other(dora: list[_T], hand: list[_T], others: list[list[_T]]) -> bool:
